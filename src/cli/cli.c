@@ -1,0 +1,134 @@
+// cli.c — dispatch, options, model names, safe file writing.
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef TVIZ_ASSETS_DIR
+#define TVIZ_ASSETS_DIR "assets"
+#endif
+
+static const char *usage =
+    "tviz " TF_VERSION " — the Transformer of \"Attention Is All You Need\", made visible\n"
+    "\n"
+    "Usage:\n"
+    "  tviz                       step through the default model and sentence\n"
+    "  tviz trace [options]       write every intermediate as JSON\n"
+    "  tviz walk  [options]       step through every stage in the terminal\n"
+    "  tviz model init --preset base|worked-example [--seed N] -o FILE\n"
+    "  tviz model info MODEL      config, tensors and parameter count\n"
+    "  tviz --help | --version\n"
+    "\n"
+    "Options of trace and walk:\n"
+    "  --model M     a model file, or a shipped name (default: " CLI_DEFAULT_MODEL ")\n"
+    "  --src TEXT    the source sentence (default: \"" CLI_DEFAULT_SENTENCE "\")\n"
+    "  --tgt TEXT    the target sentence; without it the model decodes greedily\n"
+    "  -o FILE       trace: write the JSON here instead of standard output\n"
+    "  --stage PAT   walk: only stages whose id matches PAT (a glob, e.g. 'enc.0.*.weights')\n"
+    "  --no-pause    walk: print everything without waiting for Enter\n"
+    "\n"
+    "Shipped models are in assets/models/; `tviz CMD --help` shows one command's help.\n";
+
+int cli_error(const char *where, const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (where) fprintf(stderr, "tviz: %s: %s\n", where, msg);
+    else fprintf(stderr, "tviz: %s\n", msg);
+    return 1;
+}
+
+int cli_opt(int argc, char **argv, int *i, const char *name, const char *alias, const char **val) {
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (!strncmp(a, name, n) && a[n] == '=') { *val = a + n + 1; return 1; }
+    if (strcmp(a, name) && !(alias && !strcmp(a, alias))) return 0;
+    if (*i + 1 >= argc) { cli_error(a, "needs a value; see tviz --help"); return -1; }
+    *val = argv[++*i];
+    return 1;
+}
+
+const char *cli_assets_dir(void) {
+    static char dir[PATH_MAX];
+    const char *env = getenv("TVIZ_ASSETS");
+    if (env && *env) return env;
+    // Next to the program: build/tviz -> build/../assets
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            struct stat st;
+            snprintf(dir, sizeof dir, "%.*s/../assets", (int)(sizeof dir - 12), exe);
+            if (!stat(dir, &st) && S_ISDIR(st.st_mode)) return dir;
+        }
+    }
+    return TVIZ_ASSETS_DIR;
+}
+
+int cli_resolve_model(const char *name, char *out, size_t n) {
+    struct stat st;
+    if (!*name) return cli_error("--model", "is empty; give a model file or a shipped name such as " CLI_DEFAULT_MODEL);
+    int is_path = strchr(name, '/') || strstr(name, ".safetensors");
+    if (is_path || !stat(name, &st)) {
+        snprintf(out, n, "%s", name);
+        return 0;
+    }
+    snprintf(out, n, "%s/models/%s.safetensors", cli_assets_dir(), name);
+    if (!stat(out, &st)) return 0;
+    return cli_error(name, "no such model file or shipped model; shipped ones are in %s/models (e.g. " CLI_DEFAULT_MODEL
+                           "), or give a path to a .safetensors file", cli_assets_dir());
+}
+
+int cli_load_model(tf_model *m, const char *name, char *path, size_t n) {
+    if (cli_resolve_model(name, path, n)) return 1;
+    tf_err e;
+    if (tf_model_load(m, path, &e)) return cli_error(path, "%s", e.msg);
+    return 0;
+}
+
+int cli_write_file(const char *path, const char *data, size_t len) {
+    if (!strcmp(path, "-")) {
+        if (fwrite(data, 1, len, stdout) != len || fflush(stdout)) return cli_error("stdout", "write failed (%s)", strerror(errno));
+        return 0;
+    }
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof tmp) return cli_error(path, "the path is too long");
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return cli_error(path, "cannot write here (%s); check that the folder exists and is writable", strerror(errno));
+    int ok = fwrite(data, 1, len, f) == len;
+    int err = errno;
+    if (fclose(f)) { ok = 0; err = errno; }
+    if (ok && rename(tmp, path)) { ok = 0; err = errno; }
+    if (!ok) {
+        remove(tmp);
+        return cli_error(path, "writing failed (%s); nothing was written", strerror(err));
+    }
+    return 0;
+}
+
+int cli_is_command(const char *a) {
+    static const char *cmds[] = {"trace", "walk", "model", "help", "--help", "-h", "--version", "version"};
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) if (!strcmp(a, cmds[i])) return 1;
+    return 0;
+}
+
+int cli_main(int argc, char **argv) {
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { fputs(usage, stdout); return 0; }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) { printf("tviz %s\n", TF_VERSION); return 0; }
+    if (!strcmp(cmd, "trace")) return cmd_trace(argc - 1, argv + 1);
+    if (!strcmp(cmd, "walk")) return cmd_walk(argc - 1, argv + 1);
+    if (!strcmp(cmd, "model")) return cmd_model(argc - 1, argv + 1);
+    return cli_error(cmd, "unknown command; the commands are trace, walk and model (see tviz --help)");
+}

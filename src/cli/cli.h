@@ -1,0 +1,58 @@
+// cli.h — tviz's subcommands. Each returns the process exit status.
+#ifndef CLI_H
+#define CLI_H
+
+#include <stddef.h>
+
+#include "../model/tf.h"
+
+#define CLI_DEFAULT_MODEL "worked-example"
+#define CLI_DEFAULT_SENTENCE "I really enjoy learning transformers"
+
+int cli_main(int argc, char **argv);  // argv[1] is the subcommand
+int cli_is_command(const char *arg);  // 1 if arg names a subcommand or --help/--version
+
+int cmd_trace(int argc, char **argv);
+int cmd_walk(int argc, char **argv);
+int cmd_model(int argc, char **argv);
+
+// One line on stderr: "tviz: <where>: <what is wrong; what to do>". Returns 1.
+int cli_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// Options: "--name VALUE" or "--name=VALUE". Returns 1 and sets *val when
+// argv[*i] is that option (advancing *i), 0 if not, -1 (after printing the
+// error) when its value is missing.
+int cli_opt(int argc, char **argv, int *i, const char *name, const char *alias, const char **val);
+
+// "worked-example" -> assets/models/worked-example.safetensors; paths stay as they are.
+// Writes the resolved path into out. Returns 0, or 1 after printing the error.
+int cli_resolve_model(const char *name, char *out, size_t n);
+int cli_load_model(tf_model *m, const char *name, char *path, size_t n); // resolve + load, prints errors
+const char *cli_assets_dir(void);
+
+// Writes data to path through path.tmp and a rename, so a failure leaves no
+// half-written file. "-" is stdout. Returns 0, or 1 after printing the error.
+int cli_write_file(const char *path, const char *data, size_t len);
+
+// The options trace and walk share, and the run they ask for.
+typedef struct {
+    const char *model, *src, *tgt, *out, *stage;
+    int no_pause;
+    char path[4096];      // the model file resolved
+    tf_model m;
+    tf_run r;
+} cli_run;
+
+// Parses --model/--src/--tgt (and -o, --stage, --no-pause where allowed),
+// loads the model and runs it. Returns 0, 1 after an error, or 2 after --help.
+int cli_run_start(cli_run *c, int argc, char **argv, const char *cmd, const char *help, int allow_out, int allow_walk);
+void cli_run_end(cli_run *c);
+
+// Trace JSON (DESIGN.md "Trace JSON"). Returns a malloc'd string or NULL.
+char *cli_trace_json(const tf_model *m, const tf_run *r);
+
+// Builds the shipped worked example (d_model 4, the Persian slides' embeddings).
+int cli_preset_worked_example(tf_model *m, tf_err *e);
+int cli_preset_base(tf_model *m, unsigned long long seed, tf_err *e);
+
+#endif

@@ -1,0 +1,95 @@
+// model_cmd.c — `tviz model init` and `tviz model info`.
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *model_help =
+    "Usage:\n"
+    "  tviz model init --preset base|worked-example [--seed N] -o FILE\n"
+    "      base: the paper's base sizes (d_model 512, 8 heads, 6+6 layers, d_ff 2048),\n"
+    "            seeded Xavier weights, a shared English word vocabulary (~180 MB)\n"
+    "      worked-example: d_model 4 with the Persian slides' embeddings of\n"
+    "            \"I really enjoy learning transformers\" (the shipped assets/models/worked-example)\n"
+    "  tviz model info MODEL\n"
+    "      the config, vocabularies, every tensor with its shape, and the parameter count\n";
+
+static int model_init(int argc, char **argv) {
+    const char *preset = NULL, *out = NULL, *seed_s = "1";
+    for (int i = 1; i < argc; i++) {
+        int k;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(model_help, stdout); return 0; }
+        if ((k = cli_opt(argc, argv, &i, "--preset", NULL, &preset))) { if (k < 0) return 1; continue; }
+        if ((k = cli_opt(argc, argv, &i, "--seed", NULL, &seed_s))) { if (k < 0) return 1; continue; }
+        if ((k = cli_opt(argc, argv, &i, "--output", "-o", &out))) { if (k < 0) return 1; continue; }
+        return cli_error(argv[i], "unknown option for 'model init'; see tviz model --help");
+    }
+    if (!preset) return cli_error("model init", "needs --preset base or --preset worked-example");
+    if (!out) return cli_error("model init", "needs -o FILE, where to write the model");
+    char *end;
+    errno = 0;
+    unsigned long long seed = strtoull(seed_s, &end, 10);
+    if (end == seed_s || *end || errno || *seed_s == '-') return cli_error("--seed", "\"%s\" is not a whole number; give e.g. --seed 1", seed_s);
+    tf_model m;
+    tf_err e;
+    int rc;
+    if (!strcmp(preset, "base")) rc = cli_preset_base(&m, seed, &e);
+    else if (!strcmp(preset, "worked-example")) rc = cli_preset_worked_example(&m, &e);
+    else return cli_error("--preset", "\"%s\" is not a preset; use base or worked-example", preset);
+    if (rc) return cli_error(preset, "%s", e.msg);
+    if (tf_model_save(&m, out, &e)) rc = cli_error(out, "%s", e.msg);
+    else fprintf(stderr, "tviz: wrote %s (%zu parameters)\n", out, m.n_params);
+    tf_model_free(&m);
+    return rc ? 1 : 0;
+}
+
+static void print_vocab(const char *name, const tf_vocab *v) {
+    printf("%-12s %d tokens:", name, v->n);
+    for (int i = 0; i < v->n && i < 12; i++) printf(" %s", v->tok[i]);
+    printf("%s\n", v->n > 12 ? " …" : "");
+}
+
+static int model_info(int argc, char **argv) {
+    if (argc < 2) return cli_error("model info", "needs a model: a file or a shipped name such as " CLI_DEFAULT_MODEL);
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { fputs(model_help, stdout); return 0; }
+    if (argc > 2) return cli_error(argv[2], "unexpected; tviz model info takes one model");
+    tf_model m;
+    char path[4096];
+    if (cli_load_model(&m, argv[1], path, sizeof path)) return 1;
+    const tf_config *c = &m.cfg;
+    printf("%s\n", path);
+    printf("d_model %d · heads %d (d_k = d_v = %d) · layers %d encoder + %d decoder · d_ff %d\n", c->C, c->H, c->D, c->L_enc, c->L_dec, c->F);
+    printf("layer_norm_eps %g · embed_scale %s%g · max_len %d%s · src_append_eos %d\n", (double)c->eps,
+           c->embed_scale_is_sqrt ? "√d_model = " : "", (double)c->embed_scale, c->max_len, c->max_len_set ? "" : " (default)", c->src_append_eos);
+    printf("final norms: encoder %s, decoder %s · target embedding %s · generator %s%s\n",
+           c->has_enc_norm ? "yes" : "no", c->has_dec_norm ? "yes" : "no",
+           c->has_tgt_embed ? "own" : "shared with the source", c->has_generator ? "own" : "tied to the target embedding",
+           c->has_generator_bias ? " with bias" : "");
+    print_vocab("src_vocab", &m.src_vocab);
+    if (m.shared_vocab) printf("tgt_vocab    shared with src_vocab\n");
+    else print_vocab("tgt_vocab", &m.tgt_vocab);
+    int nt = tf_model_tensors(&m, NULL);
+    tf_tensor_info *ts = nt > 0 ? calloc((size_t)nt, sizeof *ts) : NULL;
+    if (!ts) { tf_model_free(&m); return cli_error(NULL, "out of memory"); }
+    tf_model_tensors(&m, ts);
+    printf("tensors (%d):\n", nt);
+    for (int i = 0; i < nt; i++) {
+        if (ts[i].rank == 2) printf("  %-46s [%d, %d]\n", ts[i].name, ts[i].shape[0], ts[i].shape[1]);
+        else printf("  %-46s [%d]\n", ts[i].name, ts[i].shape[0]);
+    }
+    free(ts);
+    for (int i = 0; i < m.n_extra && i < 8; i++) printf("  %-46s (not used by tviz)\n", m.extra_names[i]);
+    if (m.n_extra > 8) printf("  … and %d more tensors not used by tviz\n", m.n_extra - 8);
+    printf("parameters: %zu (%.1f MB as float32)\n", m.n_params, (double)m.n_params * 4 / 1e6);
+    tf_model_free(&m);
+    return 0;
+}
+
+int cmd_model(int argc, char **argv) {
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { fputs(model_help, stdout); return argc < 2; }
+    if (!strcmp(argv[1], "init")) return model_init(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "info")) return model_info(argc - 1, argv + 1);
+    return cli_error(argv[1], "unknown; use tviz model init or tviz model info");
+}

@@ -1,0 +1,150 @@
+// run.c — `tviz trace`: the model on a sentence, every stage as JSON.
+#include "cli.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_run_start(cli_run *c, int argc, char **argv, const char *cmd, const char *help, int allow_out, int allow_walk) {
+    memset(c, 0, sizeof *c);
+    c->model = CLI_DEFAULT_MODEL;
+    c->src = CLI_DEFAULT_SENTENCE;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int k;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(help, stdout); return 2; }
+        if ((k = cli_opt(argc, argv, &i, "--model", "-m", &c->model))) { if (k < 0) return 1; continue; }
+        if ((k = cli_opt(argc, argv, &i, "--src", NULL, &c->src))) { if (k < 0) return 1; continue; }
+        if ((k = cli_opt(argc, argv, &i, "--tgt", NULL, &c->tgt))) { if (k < 0) return 1; continue; }
+        if (allow_out && (k = cli_opt(argc, argv, &i, "--output", "-o", &c->out))) { if (k < 0) return 1; continue; }
+        if (allow_walk && (k = cli_opt(argc, argv, &i, "--stage", NULL, &c->stage))) { if (k < 0) return 1; continue; }
+        if (allow_walk && !strcmp(a, "--no-pause")) { c->no_pause = 1; continue; }
+        return cli_error(a, "unknown option for '%s'; see tviz %s --help", cmd, cmd);
+    }
+    if (cli_load_model(&c->m, c->model, c->path, sizeof c->path)) return 1;
+    tf_err e;
+    if (tf_run_sentence(&c->r, &c->m, c->src, c->tgt, &e)) {
+        int rc = cli_error(strstr(e.msg, "target") ? "--tgt" : "--src", "%s", e.msg);
+        tf_model_free(&c->m);
+        return rc;
+    }
+    // Unknown words are not an error, but the user should know.
+    for (int i = 0; i < c->r.S; i++)
+        if (c->r.src_ids[i] == c->m.src_vocab.unk && strcmp(c->r.src_words[i], "<unk>"))
+            fprintf(stderr, "tviz: note: \"%s\" is not in the source vocabulary; the model reads it as <unk>\n", c->r.src_words[i]);
+    for (int i = 0; c->tgt && i < c->r.T; i++)
+        if (c->r.tgt_ids[i] == c->m.tgt_vocab.unk && strcmp(c->r.tgt_words[i], "<unk>"))
+            fprintf(stderr, "tviz: note: \"%s\" is not in the target vocabulary; the model reads it as <unk>\n", c->r.tgt_words[i]);
+    return 0;
+}
+
+void cli_run_end(cli_run *c) {
+    tf_run_free(&c->r);
+    tf_model_free(&c->m);
+}
+
+// A float in its shortest form that reads back as the same float.
+static cJSON *number(float v) {
+    char buf[32];
+    for (int p = 6; p <= 9; p++) {
+        snprintf(buf, sizeof buf, "%.*g", p, (double)v);
+        if (strtof(buf, NULL) == v) break;
+    }
+    return cJSON_CreateRaw(buf);
+}
+
+static cJSON *labels(const tf_trace *t, tf_axis axis, int n) {
+    cJSON *arr = cJSON_CreateArray();
+    char buf[16];
+    for (int i = 0; i < n; i++) cJSON_AddItemToArray(arr, cJSON_CreateString(tf_axis_label(t, axis, i, buf, sizeof buf)));
+    return arr;
+}
+
+static const char *kind_name(tf_kind k) {
+    switch (k) {
+    case TF_KIND_PROB: return "probabilities";
+    case TF_KIND_MASKED: return "masked";
+    case TF_KIND_IDS: return "ids";
+    default: return "signed";
+    }
+}
+
+static cJSON *words(char **w, int n) {
+    cJSON *arr = cJSON_CreateArray();
+    for (int i = 0; i < n; i++) cJSON_AddItemToArray(arr, cJSON_CreateString(w[i]));
+    return arr;
+}
+
+char *cli_trace_json(const tf_model *m, const tf_run *r) {
+    const tf_config *c = &m->cfg;
+    const tf_trace *t = &r->trace;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "format", "tviz-trace/1");
+    cJSON *cfg = cJSON_AddObjectToObject(root, "config");
+    cJSON_AddNumberToObject(cfg, "d_model", c->C);
+    cJSON_AddNumberToObject(cfg, "nhead", c->H);
+    cJSON_AddNumberToObject(cfg, "num_encoder_layers", c->L_enc);
+    cJSON_AddNumberToObject(cfg, "num_decoder_layers", c->L_dec);
+    cJSON_AddNumberToObject(cfg, "dim_feedforward", c->F);
+    cJSON_AddItemToObject(cfg, "layer_norm_eps", number(c->eps));
+    cJSON_AddItemToObject(cfg, "embed_scale", number(c->embed_scale));
+    cJSON_AddNumberToObject(cfg, "src_append_eos", c->src_append_eos);
+    cJSON_AddNumberToObject(cfg, "max_len", c->max_len);
+    cJSON_AddNumberToObject(cfg, "src_vocab_size", c->V_src);
+    cJSON_AddNumberToObject(cfg, "tgt_vocab_size", c->V_tgt);
+    cJSON_AddItemToObject(root, "src_tokens", labels(t, TF_AXIS_SRC, r->S));
+    cJSON_AddItemToObject(root, "tgt_tokens", labels(t, TF_AXIS_TGT, r->T));
+    cJSON_AddItemToObject(root, "src_words", words(r->src_words, r->S));
+    cJSON_AddBoolToObject(root, "greedy", r->greedy);
+    if (r->greedy) cJSON_AddBoolToObject(root, "stopped_on_eos", r->stopped_on_eos);
+    cJSON *stages = cJSON_AddArrayToObject(root, "stages");
+    for (int i = 0; i < t->n; i++) {
+        const tf_stage *s = &t->stages[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "id", s->id);
+        cJSON_AddStringToObject(o, "title", s->title);
+        cJSON_AddStringToObject(o, "formula", s->formula);
+        cJSON_AddStringToObject(o, "kind", kind_name(s->kind));
+        cJSON_AddNumberToObject(o, "rows", s->rows);
+        cJSON_AddNumberToObject(o, "cols", s->cols);
+        cJSON_AddItemToObject(o, "row_labels", labels(t, s->row_axis, s->rows));
+        cJSON_AddItemToObject(o, "col_labels", labels(t, s->col_axis, s->cols));
+        cJSON *data = cJSON_AddArrayToObject(o, "data");
+        for (int y = 0; y < s->rows; y++) {
+            cJSON *row = cJSON_CreateArray();
+            for (int x = 0; x < s->cols; x++) {
+                float v = s->data[(size_t)y * s->cols + x];
+                cJSON_AddItemToArray(row, isinf(v) && v < 0 ? cJSON_CreateNull() : number(v));
+            }
+            cJSON_AddItemToArray(data, row);
+        }
+        cJSON_AddItemToArray(stages, o);
+    }
+    char *out = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    return out;
+}
+
+static const char *trace_help =
+    "Usage: tviz trace [--model M] [--src TEXT] [--tgt TEXT] [-o FILE]\n"
+    "Runs the model on the sentence and writes every intermediate matrix as JSON\n"
+    "(format tviz-trace/1, see DESIGN.md), to FILE or standard output.\n"
+    "Masked (−∞) cells are written as null. Without --tgt the target is decoded greedily.\n";
+
+int cmd_trace(int argc, char **argv) {
+    cli_run c;
+    int rc = cli_run_start(&c, argc, argv, "trace", trace_help, 1, 0);
+    if (rc) return rc == 2 ? 0 : 1;
+    char *json = cli_trace_json(&c.m, &c.r);
+    if (!json) rc = cli_error(NULL, "out of memory writing the trace");
+    else {
+        size_t n = strlen(json);
+        json[n] = '\n'; // the terminating NUL becomes a final newline
+        rc = cli_write_file(c.out ? c.out : "-", json, n + 1);
+    }
+    free(json);
+    cli_run_end(&c);
+    return rc;
+}

@@ -1,0 +1,258 @@
+// model.c — the encoder-decoder forward pass (§3.1) and a whole run on a sentence.
+// Letters: S, T, C, H, D, F, V as in tf.h.
+#include "tf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+// ---------------------------------------------------------------- activations
+// One sizes table lays out every activation in one block (as llm.c does).
+// With base NULL it only counts.
+static float *take(float *base, size_t *used, size_t n) {
+    float *p = base ? base + *used : NULL;
+    *used += n;
+    return p;
+}
+
+static void attn_layout(tf_attn_acts *a, float *base, size_t *u, int Tq, int Tk, int C, int H) {
+    a->q = take(base, u, (size_t)Tq * C);
+    a->k = take(base, u, (size_t)Tk * C);
+    a->v = take(base, u, (size_t)Tk * C);
+    a->scores = take(base, u, (size_t)H * Tq * Tk);
+    a->scaled = take(base, u, (size_t)H * Tq * Tk);
+    a->masked = take(base, u, (size_t)H * Tq * Tk);
+    a->weights = take(base, u, (size_t)H * Tq * Tk);
+    a->head_out = take(base, u, (size_t)Tq * C);
+    a->concat = take(base, u, (size_t)Tq * C);
+    a->out = take(base, u, (size_t)Tq * C);
+}
+
+static void layer_layout(tf_layer_acts *l, float *base, size_t *u, int T, int S, int C, int H, int F, int dec) {
+    attn_layout(&l->self_attn, base, u, T, T, C, H);
+    if (dec) attn_layout(&l->cross_attn, base, u, T, S, C, H);
+    else memset(&l->cross_attn, 0, sizeof l->cross_attn);
+    l->add1 = take(base, u, (size_t)T * C);
+    l->norm1 = take(base, u, (size_t)T * C);
+    l->add2 = take(base, u, (size_t)T * C);
+    l->norm2 = take(base, u, (size_t)T * C);
+    l->add3 = dec ? take(base, u, (size_t)T * C) : NULL;
+    l->norm3 = dec ? take(base, u, (size_t)T * C) : NULL;
+    l->ffn_hidden = take(base, u, (size_t)T * F);
+    l->ffn_out = take(base, u, (size_t)T * C);
+}
+
+static size_t acts_layout(tf_acts *a, const tf_config *c, float *base) {
+    size_t u = 0;
+    int S = a->S_cap, T = a->T_cap, C = c->C, H = c->H, F = c->F;
+    a->src_embed = take(base, &u, (size_t)S * C);
+    a->src_pe = take(base, &u, (size_t)S * C);
+    a->src_input = take(base, &u, (size_t)S * C);
+    for (int l = 0; l < c->L_enc; l++) layer_layout(&a->enc[l], base, &u, S, S, C, H, F, 0);
+    a->enc_norm = c->has_enc_norm ? take(base, &u, (size_t)S * C) : NULL;
+    a->tgt_embed = take(base, &u, (size_t)T * C);
+    a->tgt_pe = take(base, &u, (size_t)T * C);
+    a->tgt_input = take(base, &u, (size_t)T * C);
+    for (int l = 0; l < c->L_dec; l++) layer_layout(&a->dec[l], base, &u, T, S, C, H, F, 1);
+    a->dec_norm = c->has_dec_norm ? take(base, &u, (size_t)T * C) : NULL;
+    a->logits = take(base, &u, (size_t)T * c->V_tgt);
+    a->probs = take(base, &u, (size_t)T * c->V_tgt);
+    a->memory = a->enc_norm ? a->enc_norm : a->enc[c->L_enc - 1].norm2;
+    a->dec_out = a->dec_norm ? a->dec_norm : a->dec[c->L_dec - 1].norm3;
+    return u;
+}
+
+int tf_acts_alloc(tf_acts *a, const tf_config *cfg, int S_cap, int T_cap, tf_err *e) {
+    memset(a, 0, sizeof *a);
+    a->S_cap = S_cap;
+    a->T_cap = T_cap;
+    a->enc = calloc((size_t)cfg->L_enc, sizeof *a->enc);
+    a->dec = calloc((size_t)cfg->L_dec, sizeof *a->dec);
+    if (!a->enc || !a->dec) goto oom;
+    a->n_floats = acts_layout(a, cfg, NULL);
+    a->block = calloc(a->n_floats, sizeof(float));
+    if (!a->block) goto oom;
+    acts_layout(a, cfg, a->block);
+    return 0;
+oom:
+    tf_acts_free(a);
+    return tf_fail(e, "out of memory for the activations of %d + %d tokens; use a shorter sentence", S_cap, T_cap);
+}
+
+void tf_acts_free(tf_acts *a) {
+    free(a->block);
+    free(a->enc);
+    free(a->dec);
+    memset(a, 0, sizeof *a);
+}
+
+// ---------------------------------------------------------------- forward
+// ids (T) -> embed (T,C) = E[id] · scale; pe (T,C); input = embed + pe   (§3.4, §3.5)
+static void embed_forward(float *embed, float *pe, float *input, const float *E, float scale, const int *ids, int T, int C) {
+    for (int t = 0; t < T; t++)
+        for (int c = 0; c < C; c++) embed[(size_t)t * C + c] = E[(size_t)ids[t] * C + c] * scale;
+    tf_positional_encoding(pe, T, C);
+    tf_add(input, embed, pe, T * C);
+}
+
+// x (T,C) -> hidden (T,F) = ReLU(x W1ᵀ + b1) -> out (T,C) = hidden W2ᵀ + b2   (§3.3)
+static void ffn_forward(float *hidden, float *out, const tf_layer_w *w, const float *x, int T, int C, int F) {
+    tf_linear(hidden, x, w->w1, w->b1, T, C, F);
+    tf_relu(hidden, hidden, T * F);
+    tf_linear(out, hidden, w->w2, w->b2, T, F, C);
+}
+
+void tf_encode(tf_acts *a, const tf_model *m, const int *src, int S) {
+    const tf_config *c = &m->cfg;
+    int C = c->C;
+    a->S = S;
+    embed_forward(a->src_embed, a->src_pe, a->src_input, m->src_embed, c->embed_scale, src, S, C);
+    const float *x = a->src_input;
+    for (int l = 0; l < c->L_enc; l++) {
+        tf_layer_acts *la = &a->enc[l];
+        const tf_layer_w *w = &m->enc[l];
+        // x = LayerNorm(x + SelfAttention(x)); x = LayerNorm(x + FFN(x))
+        tf_attention(&la->self_attn, &w->self_attn, x, x, 0, S, S, C, c->H);
+        tf_add(la->add1, x, la->self_attn.out, S * C);
+        tf_layernorm(la->norm1, la->add1, w->n1w, w->n1b, c->eps, S, C);
+        ffn_forward(la->ffn_hidden, la->ffn_out, w, la->norm1, S, C, c->F);
+        tf_add(la->add2, la->norm1, la->ffn_out, S * C);
+        tf_layernorm(la->norm2, la->add2, w->n2w, w->n2b, c->eps, S, C);
+        x = la->norm2;
+    }
+    if (c->has_enc_norm) tf_layernorm(a->enc_norm, x, m->enc_norm_w, m->enc_norm_b, c->eps, S, C);
+}
+
+void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T) {
+    const tf_config *c = &m->cfg;
+    int C = c->C, S = a->S;
+    a->T = T;
+    embed_forward(a->tgt_embed, a->tgt_pe, a->tgt_input, m->tgt_embed, c->embed_scale, tgt, T, C);
+    const float *x = a->tgt_input;
+    for (int l = 0; l < c->L_dec; l++) {
+        tf_layer_acts *la = &a->dec[l];
+        const tf_layer_w *w = &m->dec[l];
+        // x = LayerNorm(x + MaskedSelfAttention(x))
+        tf_attention(&la->self_attn, &w->self_attn, x, x, 1, T, T, C, c->H);
+        tf_add(la->add1, x, la->self_attn.out, T * C);
+        tf_layernorm(la->norm1, la->add1, w->n1w, w->n1b, c->eps, T, C);
+        // x = LayerNorm(x + CrossAttention(x, memory))
+        tf_attention(&la->cross_attn, &w->cross_attn, la->norm1, a->memory, 0, T, S, C, c->H);
+        tf_add(la->add2, la->norm1, la->cross_attn.out, T * C);
+        tf_layernorm(la->norm2, la->add2, w->n2w, w->n2b, c->eps, T, C);
+        // x = LayerNorm(x + FFN(x))
+        ffn_forward(la->ffn_hidden, la->ffn_out, w, la->norm2, T, C, c->F);
+        tf_add(la->add3, la->norm2, la->ffn_out, T * C);
+        tf_layernorm(la->norm3, la->add3, w->n3w, w->n3b, c->eps, T, C);
+        x = la->norm3;
+    }
+    if (c->has_dec_norm) tf_layernorm(a->dec_norm, x, m->dec_norm_w, m->dec_norm_b, c->eps, T, C);
+    // y (T,C) @ Gᵀ (C,V) + b -> logits (T,V); softmax -> probs
+    tf_linear(a->logits, a->dec_out, m->gen_w, m->gen_b, T, C, c->V_tgt);
+    tf_softmax_rows(a->probs, a->logits, T, c->V_tgt);
+}
+
+// ---------------------------------------------------------------- a whole run
+static int tokenize(const tf_vocab *v, const char *sentence, const char *what, int add_bos, int add_eos,
+                    int max_len, int **ids_out, char ***words_out, int *n_out, int *n_unk, tf_err *e) {
+    size_t bad;
+    if (tf_utf8_check(sentence, strlen(sentence), &bad))
+        return tf_fail(e, "the %s sentence is not valid UTF-8 (byte %zu); retype it or save it as UTF-8", what, bad + 1);
+    char **words = NULL;
+    int n = tf_split_words(sentence, &words, e);
+    if (n < 0) return -1;
+    if (n == 0) {
+        tf_words_free(words, 0);
+        return tf_fail(e, "the %s sentence is empty; type at least one word", what);
+    }
+    int total = n + add_bos + add_eos;
+    if (total > max_len) {
+        tf_words_free(words, n);
+        return tf_fail(e, "the %s sentence has %d tokens but this model takes at most %d; shorten it",
+                       what, total, max_len);
+    }
+    int *ids = malloc(sizeof(int) * (size_t)max_len);
+    char **all = malloc(sizeof(char *) * (size_t)max_len);
+    if (!ids || !all) {
+        free(ids); free(all); tf_words_free(words, n);
+        return tf_fail(e, "out of memory");
+    }
+    int k = 0;
+    *n_unk = 0;
+    if (add_bos) { ids[k] = v->bos; all[k++] = strdup("<bos>"); }
+    for (int i = 0; i < n; i++) {
+        int id = tf_vocab_find(v, words[i]);
+        if (id < 0) { id = v->unk; (*n_unk)++; }
+        ids[k] = id;
+        all[k++] = words[i];
+    }
+    if (add_eos) { ids[k] = v->eos; all[k++] = strdup("<eos>"); }
+    free(words);
+    *ids_out = ids;
+    *words_out = all;
+    *n_out = k;
+    return 0;
+}
+
+static int argmax(const float *x, int n) {
+    int best = 0;
+    for (int i = 1; i < n; i++) if (x[i] > x[best]) best = i;
+    return best;
+}
+
+int tf_run_sentence(tf_run *r, const tf_model *m, const char *src, const char *tgt, tf_err *e) {
+    const tf_config *c = &m->cfg;
+    memset(r, 0, sizeof *r);
+    if (tokenize(&m->src_vocab, src, "source", 0, c->src_append_eos, c->max_len,
+                 &r->src_ids, &r->src_words, &r->S, &r->n_src_unk, e)) goto fail;
+    if (tgt) {
+        if (tokenize(&m->tgt_vocab, tgt, "target", 1, 0, c->max_len,
+                     &r->tgt_ids, &r->tgt_words, &r->T, &r->n_tgt_unk, e)) goto fail;
+    } else {
+        r->greedy = 1;
+        r->tgt_ids = malloc(sizeof(int) * (size_t)c->max_len);
+        r->tgt_words = calloc((size_t)c->max_len, sizeof(char *));
+        if (!r->tgt_ids || !r->tgt_words) { tf_fail(e, "out of memory"); goto fail; }
+        r->tgt_ids[0] = m->tgt_vocab.bos;
+        r->T = 1;
+    }
+    if (tf_acts_alloc(&r->acts, c, r->S, r->greedy ? c->max_len : r->T, e)) goto fail;
+    tf_encode(&r->acts, m, r->src_ids, r->S);
+    tf_decode(&r->acts, m, r->tgt_ids, r->T);
+    // Greedy decoding: append the most probable next token until <eos> or max_len.
+    while (r->greedy) {
+        int next = argmax(r->acts.probs + (size_t)(r->T - 1) * c->V_tgt, c->V_tgt);
+        if (next == m->tgt_vocab.eos) { r->stopped_on_eos = 1; break; }
+        if (r->T >= c->max_len) break;
+        r->tgt_ids[r->T++] = next;
+        tf_decode(&r->acts, m, r->tgt_ids, r->T);
+    }
+    if (r->greedy)
+        for (int t = 0; t < r->T; t++) {
+            r->tgt_words[t] = strdup(m->tgt_vocab.tok[r->tgt_ids[t]]);
+            if (!r->tgt_words[t]) { tf_fail(e, "out of memory"); goto fail; }
+        }
+    r->src_labels = malloc(sizeof(char *) * (size_t)r->S);
+    r->tgt_labels = malloc(sizeof(char *) * (size_t)r->T);
+    if (!r->src_labels || !r->tgt_labels) { tf_fail(e, "out of memory"); goto fail; }
+    for (int i = 0; i < r->S; i++) r->src_labels[i] = m->src_vocab.tok[r->src_ids[i]];
+    for (int i = 0; i < r->T; i++) r->tgt_labels[i] = m->tgt_vocab.tok[r->tgt_ids[i]];
+    if (tf_trace_build(&r->trace, m, &r->acts, r->src_labels, r->tgt_labels, e)) goto fail;
+    return 0;
+fail:
+    tf_run_free(r);
+    return -1;
+}
+
+void tf_run_free(tf_run *r) {
+    tf_trace_free(&r->trace);
+    tf_acts_free(&r->acts);
+    if (r->src_words) tf_words_free(r->src_words, r->S);
+    if (r->tgt_words) tf_words_free(r->tgt_words, r->T);
+    free(r->src_ids);
+    free(r->tgt_ids);
+    free(r->src_labels);
+    free(r->tgt_labels);
+    memset(r, 0, sizeof *r);
+}
+

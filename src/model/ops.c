@@ -1,0 +1,136 @@
+// ops.c — the kernels of section 3, one plain function each.
+// Letters: S, T, C, H, D, F, V as in tf.h.
+#include "tf.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int tf_fail(tf_err *e, const char *fmt, ...) {
+    if (e) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+void tf_rng_seed(tf_rng *r, uint64_t seed) { r->s = seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull; if (!r->s) r->s = 1; }
+
+uint64_t tf_rng_next(tf_rng *r) {
+    r->s ^= r->s >> 12;
+    r->s ^= r->s << 25;
+    r->s ^= r->s >> 27;
+    return r->s * 0x2545F4914F6CDD1Dull;
+}
+
+float tf_rng_uniform(tf_rng *r) { return (float)(tf_rng_next(r) >> 40) / 16777216.0f; }
+
+// a (n) · b (n) -> scalar. Eight partial sums so the compiler can vectorise
+// without reordering a single sum.
+static float dot(const float *a, const float *b, int n) {
+    float s[8] = {0};
+    int i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int j = 0; j < 8; j++) s[j] += a[i + j] * b[i + j];
+    float r = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+    for (; i < n; i++) r += a[i] * b[i];
+    return r;
+}
+
+// x (T,n_in) @ Wᵀ, W (n_out,n_in) as torch stores it, + b (n_out) -> out (T,n_out)
+// Each row of W is read once and used for all T rows of x.
+void tf_linear(float *out, const float *x, const float *w, const float *b, int T, int n_in, int n_out) {
+    for (int o = 0; o < n_out; o++) {
+        const float *wo = w + (size_t)o * n_in;
+        float bo = b ? b[o] : 0.0f;
+        for (int t = 0; t < T; t++) out[(size_t)t * n_out + o] = dot(x + (size_t)t * n_in, wo, n_in) + bo;
+    }
+}
+
+// softmax over each row of x (rows,cols) -> out. −∞ entries give exactly 0;
+// a row that is −∞ everywhere gives zeros, never NaN.
+void tf_softmax_rows(float *out, const float *x, int rows, int cols) {
+    for (int r = 0; r < rows; r++) {
+        const float *xr = x + (size_t)r * cols;
+        float *o = out + (size_t)r * cols;
+        float mx = -INFINITY;
+        for (int c = 0; c < cols; c++) if (xr[c] > mx) mx = xr[c];
+        if (mx == -INFINITY) { memset(o, 0, sizeof(float) * cols); continue; }
+        double sum = 0.0;
+        for (int c = 0; c < cols; c++) { o[c] = expf(xr[c] - mx); sum += o[c]; }
+        float inv = (float)(1.0 / sum);
+        for (int c = 0; c < cols; c++) o[c] *= inv;
+    }
+}
+
+// LayerNorm over the C features of each row: (x - mean) / √(var + eps) · w + b
+// with the biased variance, as torch.nn.LayerNorm. x (T,C) -> out (T,C)
+void tf_layernorm(float *out, const float *x, const float *w, const float *b, float eps, int T, int C) {
+    for (int t = 0; t < T; t++) {
+        const float *xt = x + (size_t)t * C;
+        float *o = out + (size_t)t * C;
+        double mean = 0.0, var = 0.0;
+        for (int c = 0; c < C; c++) mean += xt[c];
+        mean /= C;
+        for (int c = 0; c < C; c++) { double d = xt[c] - mean; var += d * d; }
+        var /= C;
+        float rstd = (float)(1.0 / sqrt(var + eps));
+        for (int c = 0; c < C; c++) o[c] = (float)(xt[c] - mean) * rstd * w[c] + b[c];
+    }
+}
+
+// PE(pos, 2i) = sin(pos / 10000^(2i/C)), PE(pos, 2i+1) = cos(pos / 10000^(2i/C))  (§3.5)
+// -> pe (T,C)
+void tf_positional_encoding(float *pe, int T, int C) {
+    for (int pos = 0; pos < T; pos++)
+        for (int c = 0; c < C; c++) {
+            int two_i = c & ~1;
+            double angle = pos / pow(10000.0, (double)two_i / C);
+            pe[(size_t)pos * C + c] = (float)((c & 1) ? cos(angle) : sin(angle));
+        }
+}
+
+void tf_relu(float *out, const float *x, int n) { for (int i = 0; i < n; i++) out[i] = x[i] > 0.0f ? x[i] : 0.0f; }
+
+void tf_add(float *out, const float *a, const float *b, int n) { for (int i = 0; i < n; i++) out[i] = a[i] + b[i]; }
+
+// Multi-head attention (§3.2.2), every intermediate kept.
+// xq (Tq,C) @ W_Qᵀ -> q (Tq,C); xkv (Tk,C) @ W_Kᵀ, W_Vᵀ -> k, v (Tk,C)
+// per head h (columns h·D … h·D+D-1):
+//   scores (Tq,Tk) = Q_h K_hᵀ; scaled = scores / √D; masked: −∞ where j > i if causal
+//   weights = softmax(masked); head_out (Tq,D) = weights V_h
+// concat (Tq,C) = [head_0 … head_H-1]; out (Tq,C) = concat W_Oᵀ + b_O
+void tf_attention(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const float *xkv, int causal,
+                  int Tq, int Tk, int C, int H) {
+    int D = C / H;
+    size_t CC = (size_t)C * C;
+    tf_linear(a->q, xq, w->in_w, w->in_b, Tq, C, C);
+    tf_linear(a->k, xkv, w->in_w + CC, w->in_b + C, Tk, C, C);
+    tf_linear(a->v, xkv, w->in_w + 2 * CC, w->in_b + 2 * C, Tk, C, C);
+    float rsqrt_d = 1.0f / sqrtf((float)D);
+    for (int h = 0; h < H; h++) {
+        size_t hoff = (size_t)h * Tq * Tk;
+        float *sc = a->scores + hoff, *ss = a->scaled + hoff, *sm = a->masked + hoff, *wt = a->weights + hoff;
+        for (int i = 0; i < Tq; i++)
+            for (int j = 0; j < Tk; j++) {
+                float s = dot(a->q + (size_t)i * C + h * D, a->k + (size_t)j * C + h * D, D);
+                size_t ij = (size_t)i * Tk + j;
+                sc[ij] = s;
+                ss[ij] = s * rsqrt_d;
+                sm[ij] = (causal && j > i) ? -INFINITY : ss[ij];
+            }
+        tf_softmax_rows(wt, sm, Tq, Tk);
+        float *ho = a->head_out + (size_t)h * Tq * D;
+        for (int i = 0; i < Tq; i++)
+            for (int d = 0; d < D; d++) {
+                float acc = 0.0f;
+                for (int j = 0; j < Tk; j++) acc += wt[(size_t)i * Tk + j] * a->v[(size_t)j * C + h * D + d];
+                ho[(size_t)i * D + d] = acc;
+                a->concat[(size_t)i * C + h * D + d] = acc;
+            }
+    }
+    tf_linear(a->out, a->concat, w->out_w, w->out_b, Tq, C, C);
+}

@@ -1,0 +1,260 @@
+// tf.h — the instrumented Transformer of "Attention Is All You Need".
+//
+// One set of letters throughout (DESIGN.md):
+//   S source length, T target length, C d_model, H heads, D = C/H = d_k = d_v,
+//   F d_ff, V vocabulary size, L layers.
+// Row vectors as in the paper: X (T,C), Q = X W_Q, scores = Q Kᵀ / √d_k.
+//
+// The model never draws or prints: every failure comes back as a status and
+// a message in tf_err, which the caller shows to the user.
+//
+// Usage:
+//   tf_model m; tf_err e;
+//   if (tf_model_load(&m, "model.safetensors", &e)) { fputs(e.msg, stderr); ... }
+//   tf_run r;
+//   if (tf_run_sentence(&r, &m, "I really enjoy learning transformers", NULL, &e)) ...
+//   for (int i = 0; i < r.trace.n; i++) r.trace.stages[i] ...   // every intermediate
+//   tf_run_free(&r); tf_model_free(&m);
+#ifndef TF_H
+#define TF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TF_VERSION "0.1.0"
+
+// Supported sizes. The paper's base model is C 512, H 8, L 6+6, F 2048.
+#define TF_MAX_C 4096
+#define TF_MAX_H 64
+#define TF_MAX_L 48
+#define TF_MAX_F 16384
+#define TF_MAX_V 1000000
+#define TF_DEFAULT_MAX_LEN 64  // sentence length limit when the file sets none
+
+// ---------------------------------------------------------------- errors
+typedef struct {
+    char msg[512]; // one line: "what is wrong; what to do" (no file prefix)
+} tf_err;
+
+int tf_fail(tf_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3))); // fills e, returns -1
+
+// ---------------------------------------------------------------- vocabulary
+typedef struct {
+    int n;        // number of tokens V
+    char **tok;   // (V) NUL-terminated UTF-8 tokens, pointing into text
+    char *text;   // storage
+    int unk, bos, eos, pad; // indices of the specials, -1 if absent
+} tf_vocab;
+
+int tf_vocab_parse(tf_vocab *v, const char *joined, const char *what, tf_err *e); // tokens joined by '\n'
+void tf_vocab_free(tf_vocab *v);
+int tf_vocab_find(const tf_vocab *v, const char *tok); // exact, then lower-cased; -1 if absent
+
+// UTF-8 check: 0 if valid; else -1 and *bad_at = byte offset of the first bad byte.
+int tf_utf8_check(const char *s, size_t n, size_t *bad_at);
+
+// Splits a sentence into words: white space separates, punctuation is a word
+// of its own. Returns the number of words (0 for an empty sentence) or -1.
+// words[i] are malloc'd; free with tf_words_free.
+int tf_split_words(const char *sentence, char ***words, tf_err *e);
+void tf_words_free(char **words, int n);
+
+// ---------------------------------------------------------------- config + weights
+typedef struct {
+    int C, H, D, F;            // d_model, heads, d_k = C/H, d_ff
+    int L_enc, L_dec;          // encoder and decoder layers
+    int V_src, V_tgt;          // vocabulary sizes
+    float eps;                 // LayerNorm epsilon
+    float embed_scale;         // multiplies embeddings: √C by default (§3.4)
+    int embed_scale_is_sqrt;   // 1 when the file said "sqrt"
+    int src_append_eos;        // append <eos> to the source
+    int max_len;               // longest sentence in tokens (TF_DEFAULT_MAX_LEN if unset)
+    int max_len_set;           // 1 when the file gave max_len
+    int has_enc_norm, has_dec_norm; // optional final LayerNorms (torch.nn.Transformer has them)
+    int has_tgt_embed, has_generator, has_generator_bias;
+} tf_config;
+
+typedef struct {
+    float *in_w;   // (3C, C) rows: W_Q | W_K | W_V, torch Linear layout [out, in]
+    float *in_b;   // (3C)
+    float *out_w;  // (C, C)  W_O
+    float *out_b;  // (C)
+} tf_attn_w;
+
+typedef struct {
+    tf_attn_w self_attn;
+    tf_attn_w cross_attn;            // decoder only ("multihead_attn" in torch)
+    float *w1; float *b1;            // (F, C) (F)
+    float *w2; float *b2;            // (C, F) (C)
+    float *n1w, *n1b, *n2w, *n2b;    // (C) each
+    float *n3w, *n3b;                // (C) decoder only
+} tf_layer_w;
+
+typedef struct {
+    tf_config cfg;
+    tf_vocab src_vocab;      // source vocabulary
+    tf_vocab tgt_vocab;      // target vocabulary (a copy of the source one if the file has none)
+    int shared_vocab;        // 1 when the file has no tgt_vocab
+    float *src_embed;        // (V_src, C)
+    float *tgt_embed;        // (V_tgt, C)  = src_embed when absent
+    float *gen_w;            // (V_tgt, C)  = tgt_embed when absent (tied, §3.4)
+    float *gen_b;            // (V_tgt) or NULL
+    float *enc_norm_w, *enc_norm_b; // (C) or NULL
+    float *dec_norm_w, *dec_norm_b; // (C) or NULL
+    tf_layer_w *enc;         // (L_enc)
+    tf_layer_w *dec;         // (L_dec)
+    size_t n_params;         // number of distinct parameters
+    // storage
+    void *map; size_t map_size;   // the memory-mapped file, if loaded
+    float *owned;                 // weights we allocated (init, or unaligned file data)
+    int n_extra;                  // tensors in the file that tviz does not use
+    char extra_names[8][96];      // the first few of them
+} tf_model;
+
+int tf_model_load(tf_model *m, const char *path, tf_err *e);
+int tf_model_save(const tf_model *m, const char *path, tf_err *e); // writes path.tmp, then renames
+void tf_model_free(tf_model *m);
+
+typedef struct {
+    char name[96];         // torch.nn.Transformer name, e.g. "encoder.layers.0.linear1.weight"
+    int rank, shape[2];
+    const float *data;
+} tf_tensor_info;
+// The tensors the model holds, in file order (out NULL only counts).
+int tf_model_tensors(const tf_model *m, tf_tensor_info *out);
+
+// A model with seeded Xavier weights. vocab strings are tokens joined by '\n';
+// tgt_vocab NULL shares the source one. LayerNorm weights 1, biases 0.
+int tf_model_init(tf_model *m, const tf_config *cfg, const char *src_vocab, const char *tgt_vocab,
+                  uint64_t seed, tf_err *e);
+// Fills cfg with the paper's base sizes (Table 3): C 512, H 8, F 2048, 6+6 layers.
+void tf_config_base(tf_config *cfg);
+
+// ---------------------------------------------------------------- deterministic generator
+typedef struct { uint64_t s; } tf_rng;
+void tf_rng_seed(tf_rng *r, uint64_t seed);
+uint64_t tf_rng_next(tf_rng *r);            // xorshift64*
+float tf_rng_uniform(tf_rng *r);            // [0, 1)
+
+// ---------------------------------------------------------------- operations (ops.c)
+// Each is one plain function: outputs first, sizes last.
+void tf_linear(float *out, const float *x, const float *w, const float *b, int T, int n_in, int n_out);
+void tf_softmax_rows(float *out, const float *x, int rows, int cols);
+void tf_layernorm(float *out, const float *x, const float *w, const float *b, float eps, int T, int C);
+void tf_positional_encoding(float *pe, int T, int C);
+void tf_relu(float *out, const float *x, int n);
+void tf_add(float *out, const float *a, const float *b, int n);
+
+// ---------------------------------------------------------------- activations
+typedef struct {
+    float *q, *k, *v;    // (Tq,C) (Tk,C) (Tk,C) all heads side by side
+    float *scores;       // (H,Tq,Tk) Q_h K_hᵀ
+    float *scaled;       // (H,Tq,Tk) / √D
+    float *masked;       // (H,Tq,Tk) −∞ where masked
+    float *weights;      // (H,Tq,Tk) softmax
+    float *head_out;     // (H,Tq,D)  weights · V_h
+    float *concat;       // (Tq,C)
+    float *out;          // (Tq,C)    concat W_O + b_O
+} tf_attn_acts;
+
+typedef struct {
+    tf_attn_acts self_attn;   // (T,T) masks: none in the encoder, causal in the decoder
+    tf_attn_acts cross_attn;  // decoder only: queries (T), keys/values from the encoder (S)
+    float *add1, *norm1;      // (T,C)
+    float *add2, *norm2;      // (T,C)
+    float *add3, *norm3;      // (T,C) decoder only
+    float *ffn_hidden;        // (T,F) after ReLU
+    float *ffn_out;           // (T,C)
+} tf_layer_acts;
+
+typedef struct {
+    int S, T;                    // lengths in use
+    int S_cap, T_cap;            // lengths allocated
+    float *src_embed, *src_pe, *src_input; // (S,C)
+    float *enc_norm;             // (S,C) final encoder norm (if the model has one)
+    float *memory;               // (S,C) = enc_norm or the last norm2; points into the above
+    float *tgt_embed, *tgt_pe, *tgt_input; // (T,C)
+    float *dec_norm;             // (T,C)
+    float *dec_out;              // (T,C) = dec_norm or the last norm3
+    float *logits, *probs;       // (T,V_tgt)
+    tf_layer_acts *enc;          // (L_enc)
+    tf_layer_acts *dec;          // (L_dec)
+    float *block;                // one allocation for everything above
+    size_t n_floats;
+} tf_acts;
+
+int tf_acts_alloc(tf_acts *a, const tf_config *cfg, int S_cap, int T_cap, tf_err *e);
+void tf_acts_free(tf_acts *a);
+
+// Multi-head attention (§3.2.2): queries from xq (Tq,C), keys and values from
+// xkv (Tk,C); causal masks key j > query i. Fills every field of a.
+void tf_attention(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const float *xkv, int causal,
+                  int Tq, int Tk, int C, int H);
+
+// The forward pass. src (S) and tgt (T) are token ids; tgt starts with <bos>.
+void tf_encode(tf_acts *a, const tf_model *m, const int *src, int S);
+void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T); // after tf_encode
+
+// ---------------------------------------------------------------- the Trace
+typedef enum {
+    TF_KIND_SIGNED,   // any real values (diverging colour map)
+    TF_KIND_PROB,     // probabilities in [0,1], rows sum to 1
+    TF_KIND_MASKED,   // scores with −∞ where masked
+    TF_KIND_IDS       // token ids
+} tf_kind;
+
+typedef enum { TF_AXIS_SRC, TF_AXIS_TGT, TF_AXIS_DIM, TF_AXIS_VOCAB } tf_axis;
+
+typedef enum { TF_PART_SRC, TF_PART_ENC, TF_PART_TGT, TF_PART_DEC, TF_PART_OUT } tf_part;
+
+typedef struct {
+    char id[80];           // e.g. "enc.0.self_attn.head.1.weights"
+    const char *name;      // short name: "weights", "norm1", "embed"
+    const char *title;     // human title: "Attention weights"
+    const char *formula;   // the formula it comes from, in Unicode
+    tf_part part;
+    int layer, head;       // -1 when not in a layer / not one head
+    int cross;             // 1 for cross-attention stages
+    int rows, cols;
+    tf_axis row_axis, col_axis;
+    tf_kind kind;
+    const float *data;     // (rows, cols), points into tf_acts
+} tf_stage;
+
+typedef struct {
+    int n;
+    tf_stage *stages;          // (n) in execution order
+    int S, T, C, V;            // lengths and sizes the axes refer to
+    const char *const *src_labels; // (S) source tokens as the model sees them ("<unk>" included)
+    const char *const *tgt_labels; // (T) decoder input tokens, "<bos>" first
+    const char *const *vocab;      // (V) target vocabulary, for out.logits / out.probs columns
+} tf_trace;
+
+// Lays the stage table over the activations a (no copy, no math).
+int tf_trace_build(tf_trace *t, const tf_model *m, const tf_acts *a,
+                   const char *const *src_labels, const char *const *tgt_labels, tf_err *e);
+// Label of entry i along an axis: a token, or the dimension index as text.
+const char *tf_axis_label(const tf_trace *t, tf_axis axis, int i, char *buf, size_t n);
+void tf_trace_free(tf_trace *t);
+int tf_trace_find(const tf_trace *t, const char *id); // index or -1
+
+// ---------------------------------------------------------------- a whole run
+typedef struct {
+    int S, T;
+    int *src_ids, *tgt_ids;      // (S) (T)
+    const char **src_labels, **tgt_labels; // (S) (T) the vocabulary's token for each id
+    char **src_words;            // (S) what the user typed for each token ("<eos>" for an appended one)
+    char **tgt_words;            // (T)
+    int n_src_unk, n_tgt_unk;    // words not in the vocabulary
+    int greedy;                  // 1 when the target was decoded, not given
+    int stopped_on_eos;          // greedy: 1 if <eos> ended it, 0 if max_len did
+    tf_acts acts;
+    tf_trace trace;
+} tf_run;
+
+// Tokenizes, runs the encoder, then the decoder on <bos> + tgt, or greedy
+// decoding when tgt is NULL. Errors: empty or invalid sentence, too long.
+int tf_run_sentence(tf_run *r, const tf_model *m, const char *src, const char *tgt, tf_err *e);
+void tf_run_free(tf_run *r);
+
+#endif

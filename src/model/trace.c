@@ -1,0 +1,263 @@
+// trace.c — the Trace: every intermediate of the forward pass as a named
+// matrix. It is one table of stage definitions laid over the activation
+// structs (offsets into tf_acts, tf_layer_acts, tf_attn_acts); the math in
+// model.c and ops.c has no hooks and knows nothing of it.
+#include "tf.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Sizes a definition can name. X is the sequence of the current side (S in
+// the encoder, T in the decoder); Q and K are an attention block's query and
+// key lengths.
+enum { DIM_S, DIM_T, DIM_X, DIM_Q, DIM_K, DIM_C, DIM_D, DIM_F, DIM_V };
+
+// Attention flavours, for the formulas that differ between them.
+enum { ENC_SELF, DEC_SELF, CROSS };
+
+typedef struct {
+    const char *name;      // id suffix, e.g. "add1" or "self_attn.q"
+    const char *title;
+    const char *formula[3];// by attention flavour; [0] alone when the same
+    size_t off;            // offsetof the float * in its struct (of the block, for a nested attention block)
+    int rows, cols;        // DIM_*
+    tf_kind kind;
+} stage_def;
+
+#define ONE(f) {f, NULL, NULL}
+#define SIGNED TF_KIND_SIGNED
+#define PROB TF_KIND_PROB
+
+// One attention block: projections, then each head, then concat and W_O.
+static const stage_def attn_defs[] = {
+    {"q", "Queries", {"Q = X·W_Q + b_Q", NULL, "Q = Y·W_Q + b_Q  (Y: decoder, after Add & Norm 1)"}, offsetof(tf_attn_acts, q), DIM_Q, DIM_C, SIGNED},
+    {"k", "Keys", {"K = X·W_K + b_K", NULL, "K = Z·W_K + b_K  (Z: encoder output)"}, offsetof(tf_attn_acts, k), DIM_K, DIM_C, SIGNED},
+    {"v", "Values", {"V = X·W_V + b_V", NULL, "V = Z·W_V + b_V  (Z: encoder output)"}, offsetof(tf_attn_acts, v), DIM_K, DIM_C, SIGNED},
+};
+static const stage_def head_defs[] = {
+    {"scores", "Scores", ONE("Q_h·K_hᵀ"), offsetof(tf_attn_acts, scores), DIM_Q, DIM_K, SIGNED},
+    {"scaled", "Scaled scores", ONE("Q_h·K_hᵀ / √d_k"), offsetof(tf_attn_acts, scaled), DIM_Q, DIM_K, SIGNED},
+    {"masked", "Masked scores",
+     {"no mask: one sentence has no padding", "−∞ where key j > query i (causal mask)", "no mask: every target position sees every source word"},
+     offsetof(tf_attn_acts, masked), DIM_Q, DIM_K, TF_KIND_MASKED},
+    {"weights", "Attention weights", ONE("softmax(Q_h·K_hᵀ / √d_k), each row sums to 1"), offsetof(tf_attn_acts, weights), DIM_Q, DIM_K, PROB},
+    {"out", "Head output", ONE("head_h = softmax(Q_h·K_hᵀ / √d_k)·V_h"), offsetof(tf_attn_acts, head_out), DIM_Q, DIM_D, SIGNED},
+};
+static const stage_def attn_tail_defs[] = {
+    {"concat", "Heads concatenated", ONE("Concat(head_1, …, head_h)"), offsetof(tf_attn_acts, concat), DIM_Q, DIM_C, SIGNED},
+    {"out", "Attention output", ONE("MultiHead = Concat(head_1, …, head_h)·W_O + b_O"), offsetof(tf_attn_acts, out), DIM_Q, DIM_C, SIGNED},
+};
+
+static const stage_def enc_layer_defs[] = {
+    {"self_attn", NULL, ONE(NULL), offsetof(tf_layer_acts, self_attn), 0, 0, SIGNED},
+    {"add1", "Residual 1", ONE("x + MultiHead(x)"), offsetof(tf_layer_acts, add1), DIM_X, DIM_C, SIGNED},
+    {"norm1", "Layer norm 1", ONE("LayerNorm(x + MultiHead(x))"), offsetof(tf_layer_acts, norm1), DIM_X, DIM_C, SIGNED},
+    {"ffn.hidden", "Feed-forward hidden", ONE("max(0, x·W_1 + b_1)"), offsetof(tf_layer_acts, ffn_hidden), DIM_X, DIM_F, SIGNED},
+    {"ffn.out", "Feed-forward output", ONE("FFN(x) = max(0, x·W_1 + b_1)·W_2 + b_2"), offsetof(tf_layer_acts, ffn_out), DIM_X, DIM_C, SIGNED},
+    {"add2", "Residual 2", ONE("x + FFN(x)"), offsetof(tf_layer_acts, add2), DIM_X, DIM_C, SIGNED},
+    {"norm2", "Layer norm 2", ONE("LayerNorm(x + FFN(x))"), offsetof(tf_layer_acts, norm2), DIM_X, DIM_C, SIGNED},
+};
+static const stage_def dec_layer_defs[] = {
+    {"self_attn", NULL, ONE(NULL), offsetof(tf_layer_acts, self_attn), 0, 0, SIGNED},
+    {"add1", "Residual 1", ONE("y + MaskedMultiHead(y)"), offsetof(tf_layer_acts, add1), DIM_X, DIM_C, SIGNED},
+    {"norm1", "Layer norm 1", ONE("LayerNorm(y + MaskedMultiHead(y))"), offsetof(tf_layer_acts, norm1), DIM_X, DIM_C, SIGNED},
+    {"cross_attn", NULL, ONE(NULL), offsetof(tf_layer_acts, cross_attn), 0, 0, SIGNED},
+    {"add2", "Residual 2", ONE("y + MultiHead(y, Z, Z)"), offsetof(tf_layer_acts, add2), DIM_X, DIM_C, SIGNED},
+    {"norm2", "Layer norm 2", ONE("LayerNorm(y + MultiHead(y, Z, Z))"), offsetof(tf_layer_acts, norm2), DIM_X, DIM_C, SIGNED},
+    {"ffn.hidden", "Feed-forward hidden", ONE("max(0, y·W_1 + b_1)"), offsetof(tf_layer_acts, ffn_hidden), DIM_X, DIM_F, SIGNED},
+    {"ffn.out", "Feed-forward output", ONE("FFN(y) = max(0, y·W_1 + b_1)·W_2 + b_2"), offsetof(tf_layer_acts, ffn_out), DIM_X, DIM_C, SIGNED},
+    {"add3", "Residual 3", ONE("y + FFN(y)"), offsetof(tf_layer_acts, add3), DIM_X, DIM_C, SIGNED},
+    {"norm3", "Layer norm 3", ONE("LayerNorm(y + FFN(y))"), offsetof(tf_layer_acts, norm3), DIM_X, DIM_C, SIGNED},
+};
+static const stage_def src_defs[] = {
+    {"src.embed", "Source embedding", ONE("E[token]·√d_model (or the model's embed_scale)"), offsetof(tf_acts, src_embed), DIM_S, DIM_C, SIGNED},
+    {"src.pe", "Positional encoding", ONE("PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(…)"), offsetof(tf_acts, src_pe), DIM_S, DIM_C, SIGNED},
+    {"src.input", "Encoder input", ONE("X = E + PE"), offsetof(tf_acts, src_input), DIM_S, DIM_C, SIGNED},
+};
+static const stage_def enc_norm_def =
+    {"enc.norm", "Encoder final norm", ONE("Z = LayerNorm(x)"), offsetof(tf_acts, enc_norm), DIM_S, DIM_C, SIGNED};
+static const stage_def tgt_defs[] = {
+    {"tgt.embed", "Target embedding", ONE("E[token]·√d_model (or the model's embed_scale), inputs shifted right by <bos>"), offsetof(tf_acts, tgt_embed), DIM_T, DIM_C, SIGNED},
+    {"tgt.pe", "Positional encoding", ONE("PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(…)"), offsetof(tf_acts, tgt_pe), DIM_T, DIM_C, SIGNED},
+    {"tgt.input", "Decoder input", ONE("Y = E + PE"), offsetof(tf_acts, tgt_input), DIM_T, DIM_C, SIGNED},
+};
+static const stage_def dec_norm_def =
+    {"dec.norm", "Decoder final norm", ONE("LayerNorm(y)"), offsetof(tf_acts, dec_norm), DIM_T, DIM_C, SIGNED};
+static const stage_def out_defs[] = {
+    {"out.logits", "Logits", ONE("y·Eᵀ + b  (the generator, tied to the target embedding when absent)"), offsetof(tf_acts, logits), DIM_T, DIM_V, SIGNED},
+    {"out.probs", "Output probabilities", ONE("softmax(logits) over the vocabulary"), offsetof(tf_acts, probs), DIM_T, DIM_V, PROB},
+};
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+typedef struct {
+    tf_trace *t;
+    const tf_acts *a;
+    const tf_config *c;
+    tf_part part;
+    int layer, head, flavour; // flavour: ENC_SELF, DEC_SELF or CROSS within attention
+    int X, Q, K;              // lengths of the current side and attention block
+    tf_axis ax_x, ax_q, ax_k;
+} ctx;
+
+static int dim_size(const ctx *x, int d) {
+    switch (d) {
+    case DIM_S: return x->a->S;
+    case DIM_T: return x->a->T;
+    case DIM_X: return x->X;
+    case DIM_Q: return x->Q;
+    case DIM_K: return x->K;
+    case DIM_C: return x->c->C;
+    case DIM_D: return x->c->D;
+    case DIM_F: return x->c->F;
+    default: return x->c->V_tgt;
+    }
+}
+
+static tf_axis dim_axis(const ctx *x, int d) {
+    switch (d) {
+    case DIM_S: return TF_AXIS_SRC;
+    case DIM_T: return TF_AXIS_TGT;
+    case DIM_X: return x->ax_x;
+    case DIM_Q: return x->ax_q;
+    case DIM_K: return x->ax_k;
+    case DIM_V: return TF_AXIS_VOCAB;
+    default: return TF_AXIS_DIM;
+    }
+}
+
+// Appends one stage. base is the struct the definition's offset refers to;
+// extra offsets the data (one head's slice). t->stages NULL only counts.
+static void emit(ctx *x, const stage_def *d, const void *base, size_t extra, const char *id) {
+    tf_trace *t = x->t;
+    if (t->stages) {
+        tf_stage *s = &t->stages[t->n];
+        snprintf(s->id, sizeof s->id, "%s", id);
+        const char *dot = strrchr(d->name, '.');
+        s->name = dot ? dot + 1 : d->name;
+        s->title = d->title;
+        s->formula = d->formula[x->flavour] ? d->formula[x->flavour] : d->formula[0];
+        s->part = x->part;
+        s->layer = x->layer;
+        s->head = x->head;
+        s->cross = x->flavour == CROSS;
+        s->rows = dim_size(x, d->rows);
+        s->cols = dim_size(x, d->cols);
+        s->row_axis = dim_axis(x, d->rows);
+        s->col_axis = dim_axis(x, d->cols);
+        s->kind = d->kind;
+        s->data = *(float *const *)((const char *)base + d->off) + extra;
+    }
+    t->n++;
+}
+
+static void emit_list(ctx *x, const stage_def *defs, int n, const void *base, const char *prefix) {
+    char id[80];
+    for (int i = 0; i < n; i++) {
+        snprintf(id, sizeof id, "%s%s", prefix, defs[i].name);
+        emit(x, &defs[i], base, 0, id);
+    }
+}
+
+static void emit_attention(ctx *x, const tf_attn_acts *aa, const char *prefix) {
+    char id[80];
+    emit_list(x, attn_defs, N(attn_defs), aa, prefix);
+    for (int h = 0; h < x->c->H; h++) {
+        x->head = h;
+        for (int i = 0; i < N(head_defs); i++) {
+            const stage_def *d = &head_defs[i];
+            snprintf(id, sizeof id, "%shead.%d.%s", prefix, h, d->name);
+            size_t per_head = (size_t)dim_size(x, d->rows) * (size_t)dim_size(x, d->cols);
+            emit(x, d, aa, (size_t)h * per_head, id);
+        }
+    }
+    x->head = -1;
+    emit_list(x, attn_tail_defs, N(attn_tail_defs), aa, prefix);
+}
+
+static void emit_layer(ctx *x, const stage_def *defs, int n, const tf_layer_acts *la, const char *side, int l) {
+    char prefix[32], id[80];
+    x->layer = l;
+    for (int i = 0; i < n; i++) {
+        const stage_def *d = &defs[i];
+        if (!d->title) { // a nested attention block
+            int cross = !strcmp(d->name, "cross_attn");
+            x->flavour = cross ? CROSS : x->part == TF_PART_DEC ? DEC_SELF : ENC_SELF;
+            x->Q = x->X;
+            x->ax_q = x->ax_x;
+            x->K = cross ? x->a->S : x->X;
+            x->ax_k = cross ? TF_AXIS_SRC : x->ax_x;
+            snprintf(prefix, sizeof prefix, "%s.%d.%s.", side, l, d->name);
+            emit_attention(x, (const tf_attn_acts *)((const char *)la + d->off), prefix);
+            x->flavour = ENC_SELF;
+            continue;
+        }
+        snprintf(id, sizeof id, "%s.%d.%s", side, l, d->name);
+        emit(x, d, la, 0, id);
+    }
+    x->layer = -1;
+}
+
+static void walk(ctx *x) {
+    const tf_config *c = x->c;
+    const tf_acts *a = x->a;
+    x->layer = x->head = -1;
+    x->flavour = ENC_SELF;
+    x->part = TF_PART_SRC;
+    emit_list(x, src_defs, N(src_defs), a, "");
+    x->part = TF_PART_ENC;
+    x->X = a->S;
+    x->ax_x = TF_AXIS_SRC;
+    for (int l = 0; l < c->L_enc; l++) emit_layer(x, enc_layer_defs, N(enc_layer_defs), &a->enc[l], "enc", l);
+    if (c->has_enc_norm) emit(x, &enc_norm_def, a, 0, enc_norm_def.name);
+    x->part = TF_PART_TGT;
+    emit_list(x, tgt_defs, N(tgt_defs), a, "");
+    x->part = TF_PART_DEC;
+    x->X = a->T;
+    x->ax_x = TF_AXIS_TGT;
+    for (int l = 0; l < c->L_dec; l++) emit_layer(x, dec_layer_defs, N(dec_layer_defs), &a->dec[l], "dec", l);
+    if (c->has_dec_norm) emit(x, &dec_norm_def, a, 0, dec_norm_def.name);
+    x->part = TF_PART_OUT;
+    emit_list(x, out_defs, N(out_defs), a, "");
+}
+
+int tf_trace_build(tf_trace *t, const tf_model *m, const tf_acts *a,
+                   const char *const *src_labels, const char *const *tgt_labels, tf_err *e) {
+    memset(t, 0, sizeof *t);
+    ctx x = {.t = t, .a = a, .c = &m->cfg};
+    walk(&x); // count
+    int n = t->n;
+    t->stages = calloc((size_t)n, sizeof *t->stages);
+    if (!t->stages) return tf_fail(e, "out of memory for the trace");
+    t->n = 0;
+    walk(&x); // fill
+    t->S = a->S;
+    t->T = a->T;
+    t->C = m->cfg.C;
+    t->V = m->cfg.V_tgt;
+    t->src_labels = src_labels;
+    t->tgt_labels = tgt_labels;
+    t->vocab = (const char *const *)m->tgt_vocab.tok;
+    return 0;
+}
+
+void tf_trace_free(tf_trace *t) {
+    free(t->stages);
+    memset(t, 0, sizeof *t);
+}
+
+int tf_trace_find(const tf_trace *t, const char *id) {
+    for (int i = 0; i < t->n; i++) if (!strcmp(t->stages[i].id, id)) return i;
+    return -1;
+}
+
+const char *tf_axis_label(const tf_trace *t, tf_axis axis, int i, char *buf, size_t n) {
+    switch (axis) {
+    case TF_AXIS_SRC: return t->src_labels[i];
+    case TF_AXIS_TGT: return t->tgt_labels[i];
+    case TF_AXIS_VOCAB: return t->vocab[i];
+    default: snprintf(buf, n, "%d", i); return buf;
+    }
+}

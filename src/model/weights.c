@@ -1,0 +1,563 @@
+// weights.c — model files (safetensors with torch.nn.Transformer names), and
+// seeded initialisation. One table of parameters serves load, save and init.
+//
+// File: u64 little-endian header length N, N bytes of JSON header, raw F32 data.
+// Header: {"__metadata__": {"d_model": "4", ...}, "name": {"dtype": "F32",
+//          "shape": [..], "data_offsets": [begin, end]}, ...}
+#include "tf.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { REQUIRED, OPT_ENC_NORM, OPT_DEC_NORM, OPT_TGT_EMBED, OPT_GENERATOR, OPT_GENERATOR_BIAS };
+
+typedef struct {
+    char name[96];
+    float **ptr;      // where the model keeps it
+    int rank;         // 1 or 2
+    int shape[2];
+    int group;        // REQUIRED or the optional group it belongs to
+} param;
+
+static int present(const tf_config *c, int group) {
+    switch (group) {
+    case OPT_ENC_NORM: return c->has_enc_norm;
+    case OPT_DEC_NORM: return c->has_dec_norm;
+    case OPT_TGT_EMBED: return c->has_tgt_embed;
+    case OPT_GENERATOR: return c->has_generator;
+    case OPT_GENERATOR_BIAS: return c->has_generator_bias;
+    }
+    return 1;
+}
+
+static void add(param *p, int *n, float **ptr, int group, int d0, int d1, const char *fmt, int layer) {
+    if (p) {
+        param *q = &p[*n];
+        snprintf(q->name, sizeof q->name, fmt, layer);
+        q->ptr = ptr;
+        q->rank = d1 ? 2 : 1;
+        q->shape[0] = d0;
+        q->shape[1] = d1;
+        q->group = group;
+    }
+    (*n)++;
+}
+
+static void add_attn(param *p, int *n, tf_attn_w *a, const char *prefix, int l, int C) {
+    char f[96];
+    snprintf(f, sizeof f, "%s.in_proj_weight", prefix);  add(p, n, &a->in_w, REQUIRED, 3 * C, C, f, l);
+    snprintf(f, sizeof f, "%s.in_proj_bias", prefix);    add(p, n, &a->in_b, REQUIRED, 3 * C, 0, f, l);
+    snprintf(f, sizeof f, "%s.out_proj.weight", prefix); add(p, n, &a->out_w, REQUIRED, C, C, f, l);
+    snprintf(f, sizeof f, "%s.out_proj.bias", prefix);   add(p, n, &a->out_b, REQUIRED, C, 0, f, l);
+}
+
+static void add_layer(param *p, int *n, tf_layer_w *w, const char *side, int l, int C, int F, int dec) {
+    char pre[64], f[96];
+    snprintf(pre, sizeof pre, "%s.layers.%%d.self_attn", side);
+    add_attn(p, n, &w->self_attn, pre, l, C);
+    if (dec) {
+        snprintf(pre, sizeof pre, "%s.layers.%%d.multihead_attn", side);
+        add_attn(p, n, &w->cross_attn, pre, l, C);
+    }
+    snprintf(f, sizeof f, "%s.layers.%%d.linear1.weight", side); add(p, n, &w->w1, REQUIRED, F, C, f, l);
+    snprintf(f, sizeof f, "%s.layers.%%d.linear1.bias", side);   add(p, n, &w->b1, REQUIRED, F, 0, f, l);
+    snprintf(f, sizeof f, "%s.layers.%%d.linear2.weight", side); add(p, n, &w->w2, REQUIRED, C, F, f, l);
+    snprintf(f, sizeof f, "%s.layers.%%d.linear2.bias", side);   add(p, n, &w->b2, REQUIRED, C, 0, f, l);
+    float **norms[3][2] = {{&w->n1w, &w->n1b}, {&w->n2w, &w->n2b}, {&w->n3w, &w->n3b}};
+    for (int k = 0; k < (dec ? 3 : 2); k++) {
+        snprintf(f, sizeof f, "%s.layers.%%d.norm%d.weight", side, k + 1); add(p, n, norms[k][0], REQUIRED, C, 0, f, l);
+        snprintf(f, sizeof f, "%s.layers.%%d.norm%d.bias", side, k + 1);   add(p, n, norms[k][1], REQUIRED, C, 0, f, l);
+    }
+}
+
+// Every tensor a model of config c may have, in file order. p NULL counts.
+static int param_table(tf_model *m, param *p) {
+    const tf_config *c = &m->cfg;
+    int n = 0, C = c->C, F = c->F;
+    for (int l = 0; l < c->L_enc; l++) add_layer(p, &n, &m->enc[l], "encoder", l, C, F, 0);
+    add(p, &n, &m->enc_norm_w, OPT_ENC_NORM, C, 0, "encoder.norm.weight", 0);
+    add(p, &n, &m->enc_norm_b, OPT_ENC_NORM, C, 0, "encoder.norm.bias", 0);
+    for (int l = 0; l < c->L_dec; l++) add_layer(p, &n, &m->dec[l], "decoder", l, C, F, 1);
+    add(p, &n, &m->dec_norm_w, OPT_DEC_NORM, C, 0, "decoder.norm.weight", 0);
+    add(p, &n, &m->dec_norm_b, OPT_DEC_NORM, C, 0, "decoder.norm.bias", 0);
+    add(p, &n, &m->src_embed, REQUIRED, c->V_src, C, "src_embed.weight", 0);
+    add(p, &n, &m->tgt_embed, OPT_TGT_EMBED, c->V_tgt, C, "tgt_embed.weight", 0);
+    add(p, &n, &m->gen_w, OPT_GENERATOR, c->V_tgt, C, "generator.weight", 0);
+    add(p, &n, &m->gen_b, OPT_GENERATOR_BIAS, c->V_tgt, 0, "generator.bias", 0);
+    return n;
+}
+
+static size_t numel(const param *p) { return (size_t)p->shape[0] * (size_t)(p->rank == 2 ? p->shape[1] : 1); }
+
+static int alloc_layers(tf_model *m, tf_err *e) {
+    m->enc = calloc((size_t)m->cfg.L_enc, sizeof *m->enc);
+    m->dec = calloc((size_t)m->cfg.L_dec, sizeof *m->dec);
+    if (!m->enc || !m->dec) return tf_fail(e, "out of memory for the model's layers");
+    return 0;
+}
+
+// Tied and shared weights (§3.4): absent tgt_embed = src_embed; absent generator = tgt_embed.
+static void tie(tf_model *m) {
+    if (!m->cfg.has_tgt_embed) m->tgt_embed = m->src_embed;
+    if (!m->cfg.has_generator) m->gen_w = m->tgt_embed;
+    if (!m->cfg.has_generator_bias) m->gen_b = NULL;
+}
+
+static int check_config(const tf_config *c, tf_err *e) {
+    if (c->C < 2 || c->C > TF_MAX_C) return tf_fail(e, "d_model %d is outside 2..%d", c->C, TF_MAX_C);
+    if (c->C % 2) return tf_fail(e, "d_model %d is odd; the sinusoidal encoding pairs dimensions, so use an even d_model", c->C);
+    if (c->H < 1 || c->H > TF_MAX_H) return tf_fail(e, "nhead %d is outside 1..%d", c->H, TF_MAX_H);
+    if (c->C % c->H) return tf_fail(e, "d_model %d is not divisible by nhead %d; each head needs d_model/nhead dimensions", c->C, c->H);
+    if (c->L_enc < 1 || c->L_enc > TF_MAX_L) return tf_fail(e, "num_encoder_layers %d is outside 1..%d", c->L_enc, TF_MAX_L);
+    if (c->L_dec < 1 || c->L_dec > TF_MAX_L) return tf_fail(e, "num_decoder_layers %d is outside 1..%d", c->L_dec, TF_MAX_L);
+    if (c->F < 1 || c->F > TF_MAX_F) return tf_fail(e, "dim_feedforward %d is outside 1..%d", c->F, TF_MAX_F);
+    if (!(c->eps > 0.0f) || !isfinite(c->eps)) return tf_fail(e, "layer_norm_eps must be a positive number");
+    if (!isfinite(c->embed_scale)) return tf_fail(e, "embed_scale must be \"sqrt\" or a finite number");
+    if (c->max_len < 1 || c->max_len > 100000) return tf_fail(e, "max_len %d is outside 1..100000", c->max_len);
+    return 0;
+}
+
+static int check_vocabs(const tf_model *m, tf_err *e) {
+    if (m->tgt_vocab.bos < 0) return tf_fail(e, "the target vocabulary has no <bos>; the decoder starts from it, so add \"<bos>\"");
+    if (m->tgt_vocab.eos < 0) return tf_fail(e, "the target vocabulary has no <eos>; decoding stops on it, so add \"<eos>\"");
+    if (m->cfg.src_append_eos && m->src_vocab.eos < 0)
+        return tf_fail(e, "src_append_eos is 1 but the source vocabulary has no <eos>; add \"<eos>\" or set src_append_eos to 0");
+    return 0;
+}
+
+void tf_config_base(tf_config *c) {
+    memset(c, 0, sizeof *c);
+    c->C = 512; c->H = 8; c->D = 64; c->F = 2048; c->L_enc = 6; c->L_dec = 6;
+    c->eps = 1e-5f; c->embed_scale = sqrtf(512.0f); c->embed_scale_is_sqrt = 1;
+    c->max_len = 64; c->max_len_set = 1;
+}
+
+// ---------------------------------------------------------------- load
+static int meta_int(const cJSON *meta, const char *key, int required, int def, int *out, tf_err *e) {
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(meta, key);
+    if (!it) {
+        if (required) return tf_fail(e, "__metadata__ has no \"%s\"; add it (a whole number as a string)", key);
+        *out = def;
+        return 0;
+    }
+    if (!cJSON_IsString(it)) return tf_fail(e, "__metadata__ \"%s\" is not a string; safetensors metadata values are strings such as \"4\"", key);
+    char *end;
+    errno = 0;
+    long v = strtol(it->valuestring, &end, 10);
+    if (end == it->valuestring || *end || errno || v < -1000000000L || v > 1000000000L)
+        return tf_fail(e, "__metadata__ \"%s\" is \"%.40s\", not a whole number", key, it->valuestring);
+    *out = (int)v;
+    return 0;
+}
+
+static int meta_str(const cJSON *meta, const char *key, const char **out, tf_err *e) {
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(meta, key);
+    *out = NULL;
+    if (!it) return 0;
+    if (!cJSON_IsString(it)) return tf_fail(e, "__metadata__ \"%s\" is not a string", key);
+    *out = it->valuestring;
+    return 0;
+}
+
+static int read_config(tf_config *c, const cJSON *meta, tf_err *e) {
+    memset(c, 0, sizeof *c);
+    if (meta_int(meta, "d_model", 1, 0, &c->C, e) || meta_int(meta, "nhead", 1, 0, &c->H, e) ||
+        meta_int(meta, "num_encoder_layers", 1, 0, &c->L_enc, e) ||
+        meta_int(meta, "num_decoder_layers", 1, 0, &c->L_dec, e) ||
+        meta_int(meta, "dim_feedforward", 1, 0, &c->F, e) ||
+        meta_int(meta, "src_append_eos", 0, 0, &c->src_append_eos, e) ||
+        meta_int(meta, "max_len", 0, 0, &c->max_len, e))
+        return -1;
+    if (c->src_append_eos != 0 && c->src_append_eos != 1) return tf_fail(e, "__metadata__ \"src_append_eos\" must be \"0\" or \"1\"");
+    c->max_len_set = c->max_len != 0;
+    if (!c->max_len_set) c->max_len = TF_DEFAULT_MAX_LEN;
+    const char *s;
+    char *end;
+    if (meta_str(meta, "layer_norm_eps", &s, e)) return -1;
+    c->eps = 1e-5f;
+    if (s) {
+        c->eps = strtof(s, &end);
+        if (end == s || *end) return tf_fail(e, "__metadata__ \"layer_norm_eps\" is \"%.40s\", not a number", s);
+    }
+    if (meta_str(meta, "embed_scale", &s, e)) return -1;
+    if (!s || !strcmp(s, "sqrt")) c->embed_scale_is_sqrt = 1;
+    else {
+        c->embed_scale = strtof(s, &end);
+        if (end == s || *end) return tf_fail(e, "__metadata__ \"embed_scale\" is \"%.40s\"; use \"sqrt\" or a number such as \"1\"", s);
+    }
+    if (check_config(c, e)) return -1;
+    c->D = c->C / c->H;
+    if (c->embed_scale_is_sqrt) c->embed_scale = sqrtf((float)c->C);
+    return 0;
+}
+
+typedef struct { size_t b, e; const char *name; } span;
+
+static int cmp_span(const void *x, const void *y) {
+    const span *a = x, *b = y;
+    return a->b < b->b ? -1 : a->b > b->b ? 1 : (a->e < b->e ? -1 : a->e > b->e);
+}
+
+static void shape_str(char *buf, size_t n, const int *shape, int rank) {
+    if (rank == 1) snprintf(buf, n, "[%d]", shape[0]);
+    else snprintf(buf, n, "[%d, %d]", shape[0], shape[1]);
+}
+
+// Reads one tensor entry of the header; checks dtype, shape and offsets.
+static int read_entry(const cJSON *t, size_t data_size, int *shape, int *rank, size_t *b, size_t *end, tf_err *e) {
+    const char *nm = t->string;
+    const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(t, "dtype");
+    const cJSON *shp = cJSON_GetObjectItemCaseSensitive(t, "shape");
+    const cJSON *off = cJSON_GetObjectItemCaseSensitive(t, "data_offsets");
+    if (!cJSON_IsObject(t) || !cJSON_IsString(dtype) || !cJSON_IsArray(shp) || !cJSON_IsArray(off) || cJSON_GetArraySize(off) != 2)
+        return tf_fail(e, "tensor \"%.60s\" needs \"dtype\", \"shape\" and two \"data_offsets\" in the header", nm);
+    if (strcmp(dtype->valuestring, "F32"))
+        return tf_fail(e, "tensor \"%.60s\" is %.10s; tviz reads F32 only, so save the model with float32 weights", nm, dtype->valuestring);
+    *rank = cJSON_GetArraySize(shp);
+    if (*rank > 2) return tf_fail(e, "tensor \"%.60s\" has %d dimensions; tviz's tensors have 1 or 2", nm, *rank);
+    size_t count = 1;
+    for (int i = 0; i < *rank; i++) {
+        const cJSON *d = cJSON_GetArrayItem(shp, i);
+        if (!cJSON_IsNumber(d) || d->valuedouble < 0 || d->valuedouble > 1e9 || d->valuedouble != (int)d->valuedouble)
+            return tf_fail(e, "tensor \"%.60s\" has a bad shape entry; dimensions are whole numbers", nm);
+        shape[i] = (int)d->valuedouble;
+        count *= (size_t)shape[i];
+    }
+    const cJSON *ob = cJSON_GetArrayItem(off, 0), *oe = cJSON_GetArrayItem(off, 1);
+    if (!cJSON_IsNumber(ob) || !cJSON_IsNumber(oe) || ob->valuedouble < 0 || oe->valuedouble < ob->valuedouble ||
+        ob->valuedouble != (double)(size_t)ob->valuedouble || oe->valuedouble != (double)(size_t)oe->valuedouble)
+        return tf_fail(e, "tensor \"%.60s\" has bad data_offsets; they must be whole numbers with begin <= end", nm);
+    *b = (size_t)ob->valuedouble;
+    *end = (size_t)oe->valuedouble;
+    if (*end > data_size)
+        return tf_fail(e, "tensor \"%.60s\" ends at byte %zu of the data but the file holds only %zu bytes of data; the file is truncated",
+                       nm, *end, data_size);
+    if (*end - *b != count * 4)
+        return tf_fail(e, "tensor \"%.60s\" has %zu bytes of data but its shape needs %zu; the header is inconsistent", nm, *end - *b, count * 4);
+    return 0;
+}
+
+int tf_model_load(tf_model *m, const char *path, tf_err *e) {
+    memset(m, 0, sizeof *m);
+    cJSON *root = NULL;
+    param *tab = NULL;
+    span *spans = NULL;
+    int *found = NULL;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return tf_fail(e, "cannot open the model (%s); check the path or use a shipped name such as worked-example", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { close(fd); return tf_fail(e, "is not a regular file; give a .safetensors model file"); }
+    size_t size = (size_t)st.st_size;
+    if (size < 8) { close(fd); return tf_fail(e, "the file has %zu bytes, too few for safetensors (8-byte header length first); it is truncated or not a model", size); }
+    void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) return tf_fail(e, "cannot map the model into memory (%s)", strerror(errno));
+    m->map = map;
+    m->map_size = size;
+    const unsigned char *bytes = map;
+    uint64_t hl = 0;
+    for (int i = 7; i >= 0; i--) hl = (hl << 8) | bytes[i];
+    if (hl > size - 8) { tf_fail(e, "the header length (%llu bytes) is larger than the file (%zu bytes); the file is truncated or not safetensors", (unsigned long long)hl, size); goto fail; }
+    if (hl < 2) { tf_fail(e, "the header is %llu bytes long, too short for JSON; the file is not safetensors", (unsigned long long)hl); goto fail; }
+    const char *json = (const char *)bytes + 8;
+    size_t bad;
+    if (tf_utf8_check(json, (size_t)hl, &bad)) { tf_fail(e, "the header is not UTF-8 (byte %zu); the file is damaged", bad + 9); goto fail; }
+    const char *json_end = NULL;
+    root = cJSON_ParseWithLengthOpts(json, (size_t)hl, &json_end, 0);
+    if (!root || !cJSON_IsObject(root)) {
+        size_t at = json_end ? (size_t)(json_end - json) : (cJSON_GetErrorPtr() ? (size_t)(cJSON_GetErrorPtr() - json) : 0);
+        tf_fail(e, "the header is not a JSON object (error near header byte %zu); the file is damaged or not safetensors", at);
+        goto fail;
+    }
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "__metadata__");
+    if (!cJSON_IsObject(meta)) { tf_fail(e, "the header has no __metadata__ with the model's config; tviz needs d_model, nhead, ... there (see DESIGN.md)"); goto fail; }
+    if (read_config(&m->cfg, meta, e)) goto fail;
+    const char *sv, *tv;
+    if (meta_str(meta, "src_vocab", &sv, e) || meta_str(meta, "tgt_vocab", &tv, e)) goto fail;
+    if (!sv) { tf_fail(e, "__metadata__ has no \"src_vocab\"; add the source tokens joined by newlines"); goto fail; }
+    if (tf_vocab_parse(&m->src_vocab, sv, "src_vocab", e)) goto fail;
+    m->shared_vocab = tv == NULL;
+    if (tf_vocab_parse(&m->tgt_vocab, tv ? tv : sv, tv ? "tgt_vocab" : "src_vocab", e)) goto fail;
+    m->cfg.V_src = m->src_vocab.n;
+    m->cfg.V_tgt = m->tgt_vocab.n;
+    if (check_vocabs(m, e)) goto fail;
+    if (alloc_layers(m, e)) goto fail;
+
+    // Which optional tensors are there decides the config's has_* flags.
+    const char *data = json + hl;
+    size_t data_size = size - 8 - (size_t)hl;
+    tf_config *c = &m->cfg;
+    c->has_enc_norm = cJSON_HasObjectItem(root, "encoder.norm.weight");
+    c->has_dec_norm = cJSON_HasObjectItem(root, "decoder.norm.weight");
+    c->has_tgt_embed = cJSON_HasObjectItem(root, "tgt_embed.weight");
+    c->has_generator = cJSON_HasObjectItem(root, "generator.weight");
+    c->has_generator_bias = cJSON_HasObjectItem(root, "generator.bias");
+    if (!c->has_tgt_embed && c->V_tgt != c->V_src) {
+        tf_fail(e, "there is a tgt_vocab of %d tokens but no tgt_embed.weight; add the target embedding, or drop tgt_vocab to share the source one", c->V_tgt);
+        goto fail;
+    }
+    int np = param_table(m, NULL);
+    tab = calloc((size_t)np, sizeof *tab);
+    found = calloc((size_t)np, sizeof *found);
+    int nt = cJSON_GetArraySize(root);
+    spans = calloc((size_t)nt + 1, sizeof *spans);
+    if (!tab || !found || !spans) { tf_fail(e, "out of memory reading the header"); goto fail; }
+    param_table(m, tab);
+    int ns = 0;
+    size_t unaligned = 0;
+    size_t *begins = calloc((size_t)np, sizeof *begins);
+    if (!begins) { tf_fail(e, "out of memory reading the header"); goto fail; }
+    for (const cJSON *t = root->child; t; t = t->next) {
+        if (!strcmp(t->string, "__metadata__")) continue;
+        int shape[2] = {0, 0}, rank = 0;
+        size_t b = 0, end = 0;
+        if (read_entry(t, data_size, shape, &rank, &b, &end, e)) { free(begins); goto fail; }
+        spans[ns++] = (span){b, end, t->string};
+        int k = 0;
+        while (k < np && strcmp(tab[k].name, t->string)) k++;
+        if (k == np) {
+            if (m->n_extra < 8) snprintf(m->extra_names[m->n_extra], sizeof m->extra_names[0], "%s", t->string);
+            m->n_extra++;
+            continue;
+        }
+        if (rank != tab[k].rank || shape[0] != tab[k].shape[0] || (rank == 2 && shape[1] != tab[k].shape[1])) {
+            char got[48], want[48];
+            shape_str(got, sizeof got, shape, rank);
+            shape_str(want, sizeof want, tab[k].shape, tab[k].rank);
+            tf_fail(e, "tensor \"%s\" has shape %s but the config (d_model %d, nhead %d, dim_feedforward %d, %d+%d tokens) needs %s",
+                    tab[k].name, got, c->C, c->H, c->F, c->V_src, c->V_tgt, want);
+            free(begins);
+            goto fail;
+        }
+        found[k] = 1;
+        begins[k] = b;
+        if ((uintptr_t)(data + b) % sizeof(float)) unaligned += numel(&tab[k]);
+    }
+    qsort(spans, (size_t)ns, sizeof *spans, cmp_span);
+    for (int i = 1; i < ns; i++)
+        if (spans[i].b < spans[i - 1].e && spans[i].e > spans[i].b) {
+            tf_fail(e, "tensors \"%.50s\" and \"%.50s\" overlap in the data; the header is inconsistent", spans[i - 1].name, spans[i].name);
+            free(begins);
+            goto fail;
+        }
+    if (unaligned && !(m->owned = malloc(unaligned * sizeof(float)))) { tf_fail(e, "out of memory"); free(begins); goto fail; }
+    size_t used = 0;
+    for (int k = 0; k < np; k++) {
+        if (!found[k]) {
+            if (tab[k].group == REQUIRED) {
+                tf_fail(e, "tensor \"%s\" is missing; a torch.nn.Transformer of this config has it", tab[k].name);
+                free(begins);
+                goto fail;
+            }
+            continue;
+        }
+        const char *src = data + begins[k];
+        size_t n = numel(&tab[k]);
+        float *dst;
+        if ((uintptr_t)src % sizeof(float)) { dst = m->owned + used; used += n; memcpy(dst, src, n * sizeof(float)); }
+        else dst = (float *)(uintptr_t)src;
+        for (size_t i = 0; i < n; i++)
+            if (!isfinite(dst[i])) {
+                tf_fail(e, "tensor \"%s\" holds %s at index %zu; the weights are broken, so re-export or retrain the model",
+                        tab[k].name, isnan(dst[i]) ? "NaN" : "an infinity", i);
+                free(begins);
+                goto fail;
+            }
+        *tab[k].ptr = dst;
+        m->n_params += n;
+    }
+    free(begins);
+    tie(m);
+    free(tab); free(found); free(spans);
+    cJSON_Delete(root);
+    return 0;
+fail:
+    free(tab); free(found); free(spans);
+    cJSON_Delete(root);
+    tf_model_free(m);
+    return -1;
+}
+
+void tf_model_free(tf_model *m) {
+    if (m->map) munmap(m->map, m->map_size);
+    free(m->owned);
+    free(m->enc);
+    free(m->dec);
+    tf_vocab_free(&m->src_vocab);
+    tf_vocab_free(&m->tgt_vocab);
+    memset(m, 0, sizeof *m);
+}
+
+int tf_model_tensors(const tf_model *m, tf_tensor_info *out) {
+    tf_model *mm = (tf_model *)m; // the table only takes the addresses of its fields
+    int np = param_table(mm, NULL), k = 0;
+    param *tab = calloc((size_t)np, sizeof *tab);
+    if (!tab) return -1;
+    param_table(mm, tab);
+    for (int i = 0; i < np; i++) {
+        if (!present(&m->cfg, tab[i].group)) continue;
+        if (out) {
+            memcpy(out[k].name, tab[i].name, sizeof out[k].name);
+            out[k].rank = tab[i].rank;
+            out[k].shape[0] = tab[i].shape[0];
+            out[k].shape[1] = tab[i].shape[1];
+            out[k].data = *tab[i].ptr;
+        }
+        k++;
+    }
+    free(tab);
+    return k;
+}
+
+// ---------------------------------------------------------------- save
+static char *join_vocab(const tf_vocab *v) {
+    size_t n = 0;
+    for (int i = 0; i < v->n; i++) n += strlen(v->tok[i]) + 1;
+    char *s = malloc(n + 1), *p = s;
+    if (!s) return NULL;
+    for (int i = 0; i < v->n; i++) {
+        size_t l = strlen(v->tok[i]);
+        memcpy(p, v->tok[i], l);
+        p += l;
+        *p++ = '\n';
+    }
+    if (p > s) p--;
+    *p = 0;
+    return s;
+}
+
+static cJSON *metadata_json(const tf_model *m) {
+    const tf_config *c = &m->cfg;
+    cJSON *meta = cJSON_CreateObject();
+    char buf[64];
+#define META_INT(key, v) (snprintf(buf, sizeof buf, "%d", (v)), cJSON_AddStringToObject(meta, key, buf))
+    META_INT("d_model", c->C);
+    META_INT("nhead", c->H);
+    META_INT("num_encoder_layers", c->L_enc);
+    META_INT("num_decoder_layers", c->L_dec);
+    META_INT("dim_feedforward", c->F);
+    snprintf(buf, sizeof buf, "%g", (double)c->eps);
+    cJSON_AddStringToObject(meta, "layer_norm_eps", buf);
+    if (c->embed_scale_is_sqrt) cJSON_AddStringToObject(meta, "embed_scale", "sqrt");
+    else { snprintf(buf, sizeof buf, "%.9g", (double)c->embed_scale); cJSON_AddStringToObject(meta, "embed_scale", buf); }
+    META_INT("src_append_eos", c->src_append_eos);
+    if (c->max_len_set) META_INT("max_len", c->max_len);
+#undef META_INT
+    char *sv = join_vocab(&m->src_vocab);
+    if (sv) cJSON_AddStringToObject(meta, "src_vocab", sv);
+    free(sv);
+    if (!m->shared_vocab) {
+        char *tv = join_vocab(&m->tgt_vocab);
+        if (tv) cJSON_AddStringToObject(meta, "tgt_vocab", tv);
+        free(tv);
+    }
+    return meta;
+}
+
+int tf_model_save(const tf_model *m, const char *path, tf_err *e) {
+    tf_model *mm = (tf_model *)m; // the table only takes the addresses of its fields
+    int np = param_table(mm, NULL);
+    param *tab = calloc((size_t)np, sizeof *tab);
+    cJSON *root = cJSON_CreateObject();
+    char *header = NULL, tmp[4096];
+    FILE *f = NULL;
+    int rc = -1;
+    if (!tab || !root) { tf_fail(e, "out of memory"); goto done; }
+    param_table(mm, tab);
+    cJSON_AddItemToObject(root, "__metadata__", metadata_json(m));
+    size_t off = 0;
+    for (int k = 0; k < np; k++) {
+        if (!present(&m->cfg, tab[k].group)) continue;
+        cJSON *t = cJSON_AddObjectToObject(root, tab[k].name);
+        cJSON_AddStringToObject(t, "dtype", "F32");
+        cJSON *shape = cJSON_AddArrayToObject(t, "shape");
+        for (int i = 0; i < tab[k].rank; i++) cJSON_AddItemToArray(shape, cJSON_CreateNumber(tab[k].shape[i]));
+        size_t bytes = numel(&tab[k]) * sizeof(float);
+        double o[2] = {(double)off, (double)(off + bytes)};
+        cJSON_AddItemToObject(t, "data_offsets", cJSON_CreateDoubleArray(o, 2));
+        off += bytes;
+    }
+    header = cJSON_PrintUnformatted(root);
+    if (!header) { tf_fail(e, "out of memory"); goto done; }
+    size_t hl = strlen(header), padded = (hl + 7) / 8 * 8;
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) { tf_fail(e, "the output path is too long"); goto done; }
+    f = fopen(tmp, "wb");
+    if (!f) { tf_fail(e, "cannot write %s (%s); check the folder exists and is writable", tmp, strerror(errno)); goto done; }
+    unsigned char len8[8];
+    for (int i = 0; i < 8; i++) len8[i] = (unsigned char)((uint64_t)padded >> (8 * i));
+    int ok = fwrite(len8, 1, 8, f) == 8 && fwrite(header, 1, hl, f) == hl;
+    for (size_t i = hl; ok && i < padded; i++) ok = fputc(' ', f) != EOF;
+    for (int k = 0; ok && k < np; k++)
+        if (present(&m->cfg, tab[k].group)) ok = fwrite(*tab[k].ptr, sizeof(float), numel(&tab[k]), f) == numel(&tab[k]);
+    if (fclose(f) != 0) ok = 0;
+    f = NULL;
+    if (!ok) { tf_fail(e, "writing %s failed (%s); is the disk full?", tmp, strerror(errno)); remove(tmp); goto done; }
+    if (rename(tmp, path)) { tf_fail(e, "cannot rename %s to %s (%s)", tmp, path, strerror(errno)); remove(tmp); goto done; }
+    rc = 0;
+done:
+    free(header);
+    cJSON_Delete(root);
+    free(tab);
+    return rc;
+}
+
+// ---------------------------------------------------------------- init
+int tf_model_init(tf_model *m, const tf_config *cfg, const char *src_vocab, const char *tgt_vocab, uint64_t seed, tf_err *e) {
+    memset(m, 0, sizeof *m);
+    m->cfg = *cfg;
+    tf_config *c = &m->cfg;
+    if (check_config(c, e)) return -1;
+    c->D = c->C / c->H;
+    if (c->embed_scale_is_sqrt) c->embed_scale = sqrtf((float)c->C);
+    if (!c->max_len_set) c->max_len = TF_DEFAULT_MAX_LEN;
+    if (tf_vocab_parse(&m->src_vocab, src_vocab, "src_vocab", e)) goto fail;
+    m->shared_vocab = tgt_vocab == NULL;
+    if (tf_vocab_parse(&m->tgt_vocab, tgt_vocab ? tgt_vocab : src_vocab, tgt_vocab ? "tgt_vocab" : "src_vocab", e)) goto fail;
+    c->V_src = m->src_vocab.n;
+    c->V_tgt = m->tgt_vocab.n;
+    c->has_tgt_embed = tgt_vocab != NULL;
+    if (check_vocabs(m, e) || alloc_layers(m, e)) goto fail;
+    int np = param_table(m, NULL);
+    param *tab = calloc((size_t)np, sizeof *tab);
+    if (!tab) { tf_fail(e, "out of memory"); goto fail; }
+    param_table(m, tab);
+    size_t total = 0;
+    for (int k = 0; k < np; k++) if (present(c, tab[k].group)) total += numel(&tab[k]);
+    m->owned = malloc(total * sizeof(float));
+    if (!m->owned) { free(tab); tf_fail(e, "out of memory for %zu weights", total); goto fail; }
+    tf_rng rng;
+    tf_rng_seed(&rng, seed);
+    size_t used = 0;
+    for (int k = 0; k < np; k++) {
+        if (!present(c, tab[k].group)) continue;
+        float *w = *tab[k].ptr = m->owned + used;
+        size_t n = numel(&tab[k]);
+        used += n;
+        const char *nm = tab[k].name;
+        size_t l = strlen(nm);
+        int is_norm = strstr(nm, "norm") != NULL;
+        if (tab[k].rank == 2) {
+            // Xavier (Glorot) uniform: U(-a, a), a = √(6 / (fan_in + fan_out))
+            float a = sqrtf(6.0f / (float)(tab[k].shape[0] + tab[k].shape[1]));
+            for (size_t i = 0; i < n; i++) w[i] = (2.0f * tf_rng_uniform(&rng) - 1.0f) * a;
+        } else {
+            float v = is_norm && l > 7 && !strcmp(nm + l - 7, ".weight") ? 1.0f : 0.0f;
+            for (size_t i = 0; i < n; i++) w[i] = v;
+        }
+        m->n_params += n;
+    }
+    free(tab);
+    tie(m);
+    return 0;
+fail:
+    tf_model_free(m);
+    return -1;
+}
