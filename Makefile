@@ -85,14 +85,16 @@ bench: $(B)/bench $(B)/base.safetensors
 worked-example: $(B)/tviz
 	./$(B)/tviz model init --preset worked-example -o assets/models/worked-example.safetensors
 
+WE     := assets/models/worked-example.safetensors
+WE_SRC := I really enjoy learning transformers
+WE_TGT := من واقعاً از یادگرفتن ترنسفورمرها لذت می‌برم
 # Reference traces from PyTorch (needs Debian's python3-torch; CI does not).
 fixtures:
 	/usr/bin/python3 tests/ref/make_fixtures.py
-	/usr/bin/python3 tests/ref/make_fixtures.py --model assets/models/worked-example.safetensors \
-	  --src "I really enjoy learning transformers" --out tests/fixtures/worked-example.trace.json
-	/usr/bin/python3 tests/ref/make_fixtures.py --model assets/models/worked-example.safetensors \
-	  --src "I really enjoy learning transformers" --tgt "من واقعاً از یادگرفتن ترنسفورمرها لذت می‌برم" \
+	/usr/bin/python3 tests/ref/make_fixtures.py --model $(WE) --src "$(WE_SRC)" --out tests/fixtures/worked-example.trace.json
+	/usr/bin/python3 tests/ref/make_fixtures.py --model $(WE) --src "$(WE_SRC)" --tgt "$(WE_TGT)" \
 	  --out tests/fixtures/worked-example.forced.trace.json
+	printf 'worked-example\t$(WE)\t$(WE_SRC)\t\nworked-example.forced\t$(WE)\t$(WE_SRC)\t$(WE_TGT)\n' >> tests/fixtures/cases.txt
 
 clean:
 	rm -rf $(B)

@@ -1,0 +1,98 @@
+#!/bin/sh
+# cli_test.sh — tviz as a user runs it: good runs, and every bad input giving
+# one clear line on stderr, a non-zero exit, no crash and no half-written file.
+# Usage: TVIZ=build/tviz sh tests/cli_test.sh
+TVIZ=${TVIZ:-build/tviz}
+T=$(mktemp -d /tmp/tviz-cli-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect_error NAME PHRASE CMD...: exit 1, exactly one stderr line "tviz: …" containing PHRASE.
+expect_error() {
+    name=$1 phrase=$2; shift 2
+    "$@" >"$T/out" 2>"$T/err"; rc=$?
+    lines=$(wc -l <"$T/err")
+    if [ "$rc" -ne 1 ]; then bad "$name: exit $rc (want 1)"; cat "$T/err"; return; fi
+    if [ "$lines" -ne 1 ]; then bad "$name: $lines lines on stderr (want 1)"; cat "$T/err"; return; fi
+    if ! grep -q '^tviz: ' "$T/err"; then bad "$name: stderr does not start with 'tviz: '"; cat "$T/err"; return; fi
+    if ! grep -qF -- "$phrase" "$T/err"; then bad "$name: stderr lacks \"$phrase\": $(cat "$T/err")"; return; fi
+    ok
+}
+
+# expect_ok NAME CMD...: exit 0.
+expect_ok() {
+    name=$1; shift
+    if "$@" >"$T/out" 2>"$T/err"; then ok; else bad "$name: exit $? — $(cat "$T/err")"; fi
+}
+
+S="I really enjoy learning transformers"
+
+# ---- good runs
+expect_ok "help" "$TVIZ" --help
+grep -q "tviz trace" "$T/out" || bad "help does not list trace"
+expect_ok "version" "$TVIZ" --version
+grep -q "^tviz [0-9]" "$T/out" || bad "version prints no version"
+expect_ok "trace to stdout" "$TVIZ" trace --model worked-example --src "$S"
+head -c 40 "$T/out" | grep -q '{"format":"tviz-trace/1"' || bad "trace JSON does not start with its format"
+[ "$(grep -o '"id":"' "$T/out" | wc -l)" -eq 67 ] || bad "worked example trace has $(grep -o '"id":"' "$T/out" | wc -l) stages, want 67"
+grep -q '"id":"src.pe","title":"Positional encoding"' "$T/out" || bad "trace lacks src.pe"
+grep -q '\[0.9092974,-0.41614684,0.019998666,0.9998\]' "$T/out" || bad "src.pe row 2 is not the slides' 0.90930 -0.41615 0.02000 0.99980"
+grep -q '"id":"src.input".*"data":\[\[0.1,1.3,0.4,1.8\],\[1.7414709,0.6403023,0.5099998,1.19995\]' "$T/out" || bad "src.input rows 0-1 are not E + PE (0.1 1.3 0.4 1.8 / 1.74 0.64 0.51 1.20)"
+grep -q 'null' "$T/out" || bad "the decoder's masked scores are not written as null"
+expect_ok "trace to file" "$TVIZ" trace --src "$S" --tgt "من واقعاً" -o "$T/t.json"
+grep -q '"tgt_tokens":\["<bos>","من","واقعاً"\]' "$T/t.json" || bad "trace -o: target tokens wrong"
+expect_ok "unknown word" "$TVIZ" trace --src "I really enjoy quantum physics" -o "$T/unk.json"
+grep -q '"src_tokens":\["I","really","enjoy","<unk>","<unk>"\]' "$T/unk.json" || bad "unknown words are not <unk> in the trace"
+grep -q '"quantum" is not in the source vocabulary' "$T/err" || bad "no note about the unknown word"
+expect_ok "walk" "$TVIZ" walk --no-pause
+[ "$(grep -c '^\[[0-9]*/67\]' "$T/out")" -eq 67 ] || bad "walk did not print 67 stages"
+grep -q "0.9093  *-0.4161  *0.0200  *0.9998" "$T/out" || bad "walk does not show the slides' PE row"
+expect_ok "walk one stage" "$TVIZ" walk --stage 'dec.0.cross_attn.head.1.weights' --tgt "من"
+[ "$(grep -c '^\[' "$T/out")" -eq 1 ] || bad "walk --stage printed other stages"
+printf '\nb\nq\n' | "$TVIZ" walk --stage 'src.*' >"$T/out" 2>&1 || bad "walk reading commands from a pipe failed"
+expect_ok "model info" "$TVIZ" model info worked-example
+grep -q "parameters: 496" "$T/out" || bad "model info: parameter count"
+expect_ok "model init" "$TVIZ" model init --preset worked-example -o "$T/we.safetensors"
+cmp -s "$T/we.safetensors" assets/models/worked-example.safetensors || bad "the shipped worked example differs from the one tviz makes"
+expect_ok "model init another seed" "$TVIZ" model init --preset worked-example --seed 9 -o "$T/we9.safetensors"
+expect_ok "model by path" "$TVIZ" trace --model "$T/we.safetensors" --src "$S" -o "$T/p.json"
+
+# ---- bad sentences
+echo '{"keep": true}' >"$T/keep.json"
+expect_error "empty sentence" "--src: the source sentence is empty" "$TVIZ" trace --src "" -o "$T/keep.json"
+expect_error "blank sentence" "is empty" "$TVIZ" trace --src "   " -o "$T/keep.json"
+expect_error "empty target" "target sentence is empty" "$TVIZ" trace --src "$S" --tgt "" -o "$T/keep.json"
+expect_error "too long" "has 17 tokens but this model takes at most 16" "$TVIZ" trace --src "I I I I I I I I I I I I I I I I I" -o "$T/keep.json"
+expect_error "invalid UTF-8" "not valid UTF-8" "$TVIZ" trace --src "$(printf 'I \377 enjoy')" -o "$T/keep.json"
+expect_error "control character" "U+0007" "$TVIZ" trace --src "$(printf 'I \a enjoy')" -o "$T/keep.json"
+grep -q '"keep"' "$T/keep.json" || bad "a failed run changed the existing output file"
+
+# ---- bad models
+expect_error "missing model" "no such model" "$TVIZ" trace --model nosuchmodel
+expect_error "missing model path" "cannot open the model" "$TVIZ" trace --model "$T/none.safetensors"
+head -c 300 assets/models/worked-example.safetensors >"$T/trunc.safetensors"
+expect_error "truncated model" "truncated" "$TVIZ" trace --model "$T/trunc.safetensors"
+printf '\377\377\377\377\000\000\000\000{}' >"$T/liar.safetensors"
+expect_error "lying header" "larger than the file" "$TVIZ" trace --model "$T/liar.safetensors"
+printf 'hello' >"$T/tiny.safetensors"
+expect_error "tiny file" "too few" "$TVIZ" model info "$T/tiny.safetensors"
+expect_error "directory as model" "not a regular file" "$TVIZ" trace --model "$T/"
+
+# ---- bad options, stages and outputs
+expect_error "unknown option" "unknown option for 'trace'" "$TVIZ" trace --frobnicate
+expect_error "missing value" "--src: needs a value" "$TVIZ" trace --src
+expect_error "unknown command" "unknown command" "$TVIZ" transmogrify
+expect_error "unknown stage" "matches no stage" "$TVIZ" walk --stage enc.9.nothing
+expect_error "unknown preset" "not a preset" "$TVIZ" model init --preset huge -o "$T/x.safetensors"
+expect_error "bad seed" "not a whole number" "$TVIZ" model init --preset base --seed abc -o "$T/x.safetensors"
+expect_error "init without -o" "needs -o FILE" "$TVIZ" model init --preset base
+expect_error "unwritable output" "check that the folder exists" "$TVIZ" trace --src "$S" -o /nonexistent/dir/t.json
+expect_error "model unwritable" "cannot write" "$TVIZ" model init --preset worked-example -o /nonexistent/m.safetensors
+[ -z "$(ls "$T" | grep -E '\.tmp')" ] || bad "a temporary file was left behind: $(ls "$T")"
+[ ! -e "$T/x.safetensors" ] || bad "a failed init left a file"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,261 @@
+// test_ops.c — each operation on small cases computed by hand, the
+// tokenizer, and the numerical edge cases (huge scores, fully masked rows,
+// constant vectors).
+#include "testutil.h"
+
+#include <math.h>
+
+// ---------------------------------------------------------------- linear
+static void linear_by_hand(void **state) {
+    (void)state;
+    // x (2,3) @ Wᵀ with W (2,3) + b (2)
+    const float x[6] = {1, 2, 3, 4, 5, 6};
+    const float W[6] = {1, 0, -1, 0.5f, 0.5f, 0.5f};
+    const float b[2] = {0.25f, -1};
+    float out[4];
+    tf_linear(out, x, W, b, 2, 3, 2);
+    // row 0: 1-3+0.25 = -1.75; 0.5+1+1.5-1 = 2; row 1: 4-6+0.25 = -1.75; 2+2.5+3-1 = 6.5
+    CHECK_CLOSE(out[0], -1.75, 1e-6);
+    CHECK_CLOSE(out[1], 2.0, 1e-6);
+    CHECK_CLOSE(out[2], -1.75, 1e-6);
+    CHECK_CLOSE(out[3], 6.5, 1e-6);
+    // long rows take the 8-wide path plus a tail: Σ i·1 for i < 21 = 210
+    float xl[21], wl[21], o;
+    for (int i = 0; i < 21; i++) { xl[i] = (float)i; wl[i] = 1; }
+    tf_linear(&o, xl, wl, NULL, 1, 21, 1);
+    CHECK_CLOSE(o, 210.0, 1e-4);
+}
+
+// ---------------------------------------------------------------- softmax
+static void softmax_by_hand(void **state) {
+    (void)state;
+    const float x[3] = {1, 2, 3};
+    float p[3];
+    tf_softmax_rows(p, x, 1, 3);
+    // e^1, e^2, e^3 over their sum
+    CHECK_CLOSE(p[0], 0.0900305732, 1e-7);
+    CHECK_CLOSE(p[1], 0.2447284711, 1e-7);
+    CHECK_CLOSE(p[2], 0.6652409558, 1e-7);
+}
+
+static void softmax_edge_cases(void **state) {
+    (void)state;
+    float p[4];
+    const float huge[4] = {1e30f, 1e30f, -1e30f, 0}; // no overflow: the max is subtracted first
+    tf_softmax_rows(p, huge, 1, 4);
+    CHECK_CLOSE(p[0], 0.5, 1e-7);
+    CHECK_CLOSE(p[1], 0.5, 1e-7);
+    assert_true(p[2] == 0.0f && p[3] == 0.0f);
+    const float masked[4] = {0.5f, -INFINITY, 2.0f, -INFINITY};
+    tf_softmax_rows(p, masked, 1, 4);
+    assert_true(p[1] == 0.0f && p[3] == 0.0f); // masked weights are exactly 0
+    CHECK_CLOSE(p[0] + p[2], 1.0, 1e-7);
+    CHECK_CLOSE(p[2] / p[0], exp(1.5), 1e-5);
+    const float all[3] = {-INFINITY, -INFINITY, -INFINITY};
+    tf_softmax_rows(p, all, 1, 3);
+    for (int i = 0; i < 3; i++) assert_true(p[i] == 0.0f); // a fully masked row: zeros, never NaN
+    const float tiny[2] = {1e-40f, -1e-40f}; // denormals
+    tf_softmax_rows(p, tiny, 1, 2);
+    CHECK_CLOSE(p[0], 0.5, 1e-7);
+}
+
+// ---------------------------------------------------------------- LayerNorm
+static void layernorm_by_hand(void **state) {
+    (void)state;
+    const float x[4] = {1, 2, 3, 4}, w[4] = {1, 1, 1, 1}, b[4] = {0, 0, 0, 0};
+    float y[4];
+    tf_layernorm(y, x, w, b, 1e-5f, 1, 4);
+    // mean 2.5, biased variance 1.25: (x - 2.5) / √(1.25 + 1e-5)
+    CHECK_CLOSE(y[0], -1.5 / sqrt(1.25001), 1e-6);
+    CHECK_CLOSE(y[3], 1.5 / sqrt(1.25001), 1e-6);
+    double mean = 0, var = 0;
+    for (int i = 0; i < 4; i++) mean += y[i];
+    for (int i = 0; i < 4; i++) var += (y[i] - mean / 4) * (y[i] - mean / 4);
+    CHECK_CLOSE(mean / 4, 0.0, 1e-7);
+    CHECK_CLOSE(var / 4, 1.0, 1e-4);
+    // the affine part: y·w + b
+    const float w2[4] = {2, 2, 2, 2}, b2[4] = {1, 1, 1, 1};
+    float z[4];
+    tf_layernorm(z, x, w2, b2, 1e-5f, 1, 4);
+    for (int i = 0; i < 4; i++) CHECK_CLOSE(z[i], 2 * y[i] + 1, 1e-6);
+    // a constant vector normalises to the bias, not NaN
+    const float c[4] = {7, 7, 7, 7};
+    tf_layernorm(z, c, w2, b2, 1e-5f, 1, 4);
+    for (int i = 0; i < 4; i++) CHECK_CLOSE(z[i], 1.0, 1e-7);
+}
+
+// ---------------------------------------------------------------- PE
+static void positional_encoding_by_hand(void **state) {
+    (void)state;
+    float pe[5 * 4];
+    tf_positional_encoding(pe, 5, 4);
+    // d_model 4: dims 0,1 use pos/1, dims 2,3 use pos/100 (10000^(2/4) = 100)
+    for (int pos = 0; pos < 5; pos++) {
+        CHECK_CLOSE(pe[pos * 4 + 0], sin(pos), 1e-7);
+        CHECK_CLOSE(pe[pos * 4 + 1], cos(pos), 1e-7);
+        CHECK_CLOSE(pe[pos * 4 + 2], sin(pos / 100.0), 1e-7);
+        CHECK_CLOSE(pe[pos * 4 + 3], cos(pos / 100.0), 1e-7);
+    }
+    CHECK_CLOSE(pe[4 * 4 + 1], -0.65364, 1e-5); // the slides' PE(4, 1) = cos(4)
+    float big[3 * 512];
+    tf_positional_encoding(big, 3, 512);
+    CHECK_CLOSE(big[2 * 512 + 510], sin(2 / pow(10000.0, 510.0 / 512)), 1e-7);
+    CHECK_CLOSE(big[2 * 512 + 511], cos(2 / pow(10000.0, 510.0 / 512)), 1e-7);
+}
+
+// ---------------------------------------------------------------- attention
+// C 2, one head (D 2), identity projections, x = I: Q = K = V = I.
+static void attention_by_hand(void **state) {
+    (void)state;
+    float in_w[12] = {1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1}, in_b[6] = {0};
+    float out_w[4] = {1, 0, 0, 1}, out_b[2] = {0};
+    tf_attn_w w = {in_w, in_b, out_w, out_b};
+    float buf[64], *p = buf;
+    tf_attn_acts a;
+    a.q = p; p += 4; a.k = p; p += 4; a.v = p; p += 4; a.scores = p; p += 4; a.scaled = p; p += 4;
+    a.masked = p; p += 4; a.weights = p; p += 4; a.head_out = p; p += 4; a.concat = p; p += 4; a.out = p;
+    const float x[4] = {1, 0, 0, 1};
+    tf_attention(&a, &w, x, x, 0, 2, 2, 2, 1);
+    // scores = I, scaled = I / √2; weights row 0 = softmax(1/√2, 0)
+    CHECK_CLOSE(a.scores[0], 1.0, 1e-7);
+    CHECK_CLOSE(a.scores[1], 0.0, 1e-7);
+    CHECK_CLOSE(a.scaled[0], 1 / sqrt(2.0), 1e-7);
+    double w0 = 1 / (1 + exp(-1 / sqrt(2.0)));
+    CHECK_CLOSE(a.weights[0], w0, 1e-6);
+    CHECK_CLOSE(a.weights[1], 1 - w0, 1e-6);
+    CHECK_CLOSE(a.out[0], w0, 1e-6); // weights · V with V = I, W_O = I
+    CHECK_CLOSE(a.out[1], 1 - w0, 1e-6);
+    tf_attention(&a, &w, x, x, 1, 2, 2, 2, 1); // causal
+    assert_true(isinf(a.masked[1]) && a.masked[1] < 0);
+    assert_true(a.weights[0] == 1.0f && a.weights[1] == 0.0f);
+    CHECK_CLOSE(a.weights[2], 1 - w0, 1e-6);
+}
+
+// Two heads see separate column blocks: head 1 of Q·Kᵀ uses dims 2..3 only.
+static void heads_split_columns(void **state) {
+    (void)state;
+    enum { C = 4, H = 2, T = 2 };
+    float in_w[3 * C * C] = {0}, in_b[3 * C] = {0}, out_w[C * C] = {0}, out_b[C] = {0};
+    for (int k = 0; k < 3; k++) for (int i = 0; i < C; i++) in_w[k * C * C + i * C + i] = 1;
+    for (int i = 0; i < C; i++) out_w[i * C + i] = 1;
+    tf_attn_w w = {in_w, in_b, out_w, out_b};
+    float buf[256], *p = buf;
+    tf_attn_acts a;
+    a.q = p; p += T * C; a.k = p; p += T * C; a.v = p; p += T * C; a.scores = p; p += H * T * T;
+    a.scaled = p; p += H * T * T; a.masked = p; p += H * T * T; a.weights = p; p += H * T * T;
+    a.head_out = p; p += T * C; a.concat = p; p += T * C; a.out = p;
+    const float x[T * C] = {1, 2, 3, 4, 5, 6, 7, 8};
+    tf_attention(&a, &w, x, x, 0, T, T, C, H);
+    CHECK_CLOSE(a.scores[0], 1 * 1 + 2 * 2, 1e-5);          // head 0, q0·k0 over dims 0,1
+    CHECK_CLOSE(a.scores[1], 1 * 5 + 2 * 6, 1e-5);          // head 0, q0·k1
+    CHECK_CLOSE(a.scores[T * T + 0], 3 * 3 + 4 * 4, 1e-5);  // head 1, q0·k0 over dims 2,3
+    CHECK_CLOSE(a.scores[T * T + 3], 7 * 7 + 8 * 8, 1e-5);  // head 1, q1·k1
+    // concat puts head 1's output in columns 2..3
+    CHECK_CLOSE(a.concat[2], a.head_out[T * 2 + 0], 1e-7);
+    CHECK_CLOSE(a.concat[C + 3], a.head_out[T * 2 + 3], 1e-7);
+}
+
+// ---------------------------------------------------------------- tokenizer
+static int split(const char *s, char ***w) {
+    tf_err e;
+    return tf_split_words(s, w, &e);
+}
+
+static void words_and_punctuation(void **state) {
+    (void)state;
+    char **w;
+    int n = split("Hello, world!  It's <unk>.", &w);
+    const char *want[] = {"Hello", ",", "world", "!", "It", "'", "s", "<unk>", "."};
+    assert_int_equal(n, 9);
+    for (int i = 0; i < n; i++) assert_string_equal(w[i], want[i]);
+    tf_words_free(w, n);
+    n = split("من واقعاً از یادگرفتن لذت می‌برم؟", &w); // ZWNJ stays inside the word, ؟ is punctuation
+    assert_int_equal(n, 7);
+    assert_string_equal(w[5], "می‌برم");
+    assert_string_equal(w[6], "؟");
+    tf_words_free(w, n);
+    assert_int_equal(split("  \t\n ", &w), 0);
+    tf_words_free(w, 0);
+}
+
+static void bad_text(void **state) {
+    (void)state;
+    char **w;
+    tf_err e;
+    assert_int_equal(tf_split_words("caf\xc3", &w, &e), -1); // cut in the middle of a character
+    assert_non_null(strstr(e.msg, "UTF-8"));
+    assert_int_equal(tf_split_words("a\x07 b", &w, &e), -1);
+    assert_non_null(strstr(e.msg, "U+0007"));
+    size_t at;
+    assert_int_equal(tf_utf8_check("ok\xc0\xaf", 4, &at), -1); // overlong '/'
+    assert_int_equal(at, 2);
+    assert_int_equal(tf_utf8_check("\xed\xa0\x80", 3, &at), -1); // a surrogate
+    assert_int_equal(tf_utf8_check("\xf4\x90\x80\x80", 4, &at), -1); // above U+10FFFF
+    assert_int_equal(tf_utf8_check("ok € 𝄞", strlen("ok € 𝄞"), &at), 0);
+}
+
+static void vocabulary(void **state) {
+    (void)state;
+    tf_vocab v;
+    tf_err e;
+    assert_int_equal(tf_vocab_parse(&v, "<unk>\n<bos>\n<eos>\nI\nhello\ncafé\n", "v", &e), 0);
+    assert_int_equal(v.n, 6);
+    assert_int_equal(v.unk, 0);
+    assert_int_equal(v.bos, 1);
+    assert_int_equal(v.eos, 2);
+    assert_int_equal(tf_vocab_find(&v, "I"), 3);      // as written
+    assert_int_equal(tf_vocab_find(&v, "Hello"), 4);  // then lower-cased
+    assert_int_equal(tf_vocab_find(&v, "CAFÉ"), 5);   // Latin-1 capitals too
+    assert_int_equal(tf_vocab_find(&v, "i"), -1);
+    assert_int_equal(tf_vocab_find(&v, "world"), -1);
+    tf_vocab_free(&v);
+    assert_int_equal(tf_vocab_parse(&v, "a\nb", "src_vocab", &e), -1);
+    assert_non_null(strstr(e.msg, "no <unk>"));
+    assert_int_equal(tf_vocab_parse(&v, "<unk>\na\na", "src_vocab", &e), -1);
+    assert_non_null(strstr(e.msg, "twice"));
+    assert_int_equal(tf_vocab_parse(&v, "<unk>\n\na", "src_vocab", &e), -1);
+    assert_non_null(strstr(e.msg, "empty token"));
+}
+
+// ---------------------------------------------------------------- sentences through a model
+static void sentences(void **state) {
+    (void)state;
+    tf_model m;
+    tf_err e;
+    tf_run r;
+    assert_int_equal(tf_model_load(&m, "assets/models/worked-example.safetensors", &e), 0);
+    assert_int_equal(tf_run_sentence(&r, &m, "I really enjoy quantum physics", "من", &e), 0);
+    assert_int_equal(r.S, 5);
+    assert_int_equal(r.n_src_unk, 2);
+    assert_string_equal(r.trace.src_labels[3], "<unk>"); // shown as such
+    assert_string_equal(r.src_words[3], "quantum");      // and what was typed
+    assert_string_equal(r.trace.tgt_labels[0], "<bos>");
+    assert_string_equal(r.trace.tgt_labels[1], "من");
+    tf_run_free(&r);
+    assert_int_equal(tf_run_sentence(&r, &m, "", NULL, &e), -1);
+    assert_non_null(strstr(e.msg, "empty"));
+    assert_int_equal(tf_run_sentence(&r, &m, "I \xff", NULL, &e), -1);
+    assert_non_null(strstr(e.msg, "UTF-8"));
+    assert_int_equal(tf_run_sentence(&r, &m, "I I I I I I I I I I I I I I I I I", NULL, &e), -1); // 17 > max_len 16
+    assert_non_null(strstr(e.msg, "at most 16"));
+    assert_int_equal(tf_run_sentence(&r, &m, "I", "a b c d e f g h i j k l m n o p", &e), -1); // <bos> + 16
+    assert_non_null(strstr(e.msg, "target"));
+    tf_model_free(&m);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(linear_by_hand),
+        cmocka_unit_test(softmax_by_hand),
+        cmocka_unit_test(softmax_edge_cases),
+        cmocka_unit_test(layernorm_by_hand),
+        cmocka_unit_test(positional_encoding_by_hand),
+        cmocka_unit_test(attention_by_hand),
+        cmocka_unit_test(heads_split_columns),
+        cmocka_unit_test(words_and_punctuation),
+        cmocka_unit_test(bad_text),
+        cmocka_unit_test(vocabulary),
+        cmocka_unit_test(sentences),
+    };
+    return cmocka_run_group_tests_name("ops", tests, NULL, NULL);
+}
