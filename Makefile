@@ -5,9 +5,9 @@
 
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
-WARN    := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE
+WARN    := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -fopenmp
 DEFS    := -DTVIZ_ASSETS_DIR='"$(CURDIR)/assets"'
-LDLIBS  := -lcjson -lm
+LDLIBS  := -lcjson -lm -fopenmp
 SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Debian packages the build and tests need.

@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <omp.h>
 
 #define TOL 1e-4 // |C - PyTorch| <= TOL · max(1, |PyTorch|) at every stage
 
@@ -308,6 +309,20 @@ static void base_preset_runs(void **state) {
     assert_int_equal(r.trace.stages[tf_trace_find(&r.trace, "enc.5.ffn.hidden")].cols, 2048);
     assert_int_equal(r.trace.stages[tf_trace_find(&r.trace, "dec.5.cross_attn.head.7.out")].cols, 64);
     check_invariants(&m, &r, "base");
+    // One thread or all of them: the same bits (each output is computed by
+    // exactly one thread, the same way).
+    int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    tf_run r1;
+    assert_int_equal(tf_run_sentence(&r1, &m, "I really enjoy learning transformers", "I enjoy", &e), 0);
+    omp_set_num_threads(threads);
+    assert_int_equal(r1.trace.n, r.trace.n);
+    for (int i = 0; i < r.trace.n; i++) {
+        const tf_stage *a = &r.trace.stages[i], *b = &r1.trace.stages[i];
+        if (memcmp(a->data, b->data, sizeof(float) * (size_t)a->rows * a->cols))
+            fail_msg("%s differs between %d threads and 1", a->id, threads);
+    }
+    tf_run_free(&r1);
     tf_run_free(&r);
     tf_model_free(&m);
 }
