@@ -11,7 +11,7 @@ LDLIBS  := -lcjson -lm -fopenmp
 SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Debian packages the build and tests need.
-DEB_PKGS := gcc make pkg-config libcjson-dev libcmocka-dev
+DEB_PKGS := gcc libc6-dev make pkg-config libcjson-dev libcmocka-dev
 
 MODEL_SRC := $(wildcard src/model/*.c)
 CLI_SRC   := $(wildcard src/cli/*.c)
@@ -87,7 +87,7 @@ worked-example: $(B)/tviz
 
 WE     := assets/models/worked-example.safetensors
 WE_SRC := I really enjoy learning transformers
-WE_TGT := من واقعاً از یادگرفتن ترنسفورمرها لذت می‌برم
+WE_TGT := من واقعاً از یادگیری ترنسفورمرها لذت می‌برم
 # Reference traces from PyTorch (needs Debian's python3-torch; CI does not).
 fixtures:
 	/usr/bin/python3 tests/ref/make_fixtures.py

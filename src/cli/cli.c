@@ -68,9 +68,10 @@ const char *cli_assets_dir(void) {
         char *slash = strrchr(exe, '/');
         if (slash) {
             *slash = 0;
+            char guess[PATH_MAX + 16];
             struct stat st;
-            snprintf(dir, sizeof dir, "%.*s/../assets", (int)(sizeof dir - 12), exe);
-            if (!stat(dir, &st) && S_ISDIR(st.st_mode)) return dir;
+            snprintf(guess, sizeof guess, "%s/../assets", exe);
+            if (!stat(guess, &st) && S_ISDIR(st.st_mode) && realpath(guess, dir)) return dir;
         }
     }
     return TVIZ_ASSETS_DIR;

@@ -32,8 +32,8 @@ int cli_preset_worked_example(tf_model *m, tf_err *e) {
     c.eps = 1e-5f; c.embed_scale = 1.0f; // the slides add E and PE unscaled
     c.max_len = 16; c.max_len_set = 1;
     const char *src = "<unk>\nI\nreally\nenjoy\nlearning\ntransformers";
-    // "I really enjoy learning transformers" in Persian: من واقعاً از یادگرفتن ترنسفورمرها لذت می‌برم
-    const char *tgt = "<unk>\n<bos>\n<eos>\nمن\nواقعاً\nاز\nیادگرفتن\nترنسفورمرها\nلذت\nمی‌برم";
+    // "I really enjoy learning transformers" in Persian: من واقعاً از یادگیری ترنسفورمرها لذت می‌برم
+    const char *tgt = "<unk>\n<bos>\n<eos>\nمن\nواقعاً\nاز\nیادگیری\nترنسفورمرها\nلذت\nمی‌برم";
     if (tf_model_init(m, &c, src, tgt, 4, e)) return -1;
     int C = m->cfg.C;
     memset(m->src_embed, 0, sizeof(float) * (size_t)C); // <unk> is the zero vector

@@ -11,7 +11,7 @@
 
 #define MAX_COLS 10 // columns shown before eliding the middle ones
 #define MAX_ROWS 16
-#define LABEL_W 14
+#define LABEL_W 17
 
 static const char *part_name(const tf_stage *s) {
     switch (s->part) {
@@ -23,20 +23,42 @@ static const char *part_name(const tf_stage *s) {
     }
 }
 
-// Pads a UTF-8 label to w columns (counting code points, not bytes).
-static void print_label(const char *s, int w) {
-    int cols = 0;
-    const char *p = s;
-    while (*p && cols < w - 1) {
-        int len = 1;
-        unsigned char b = (unsigned char)*p;
-        if (b >= 0xF0) len = 4; else if (b >= 0xE0) len = 3; else if (b >= 0xC0) len = 2;
-        if (len == 3 && (unsigned char)p[1] == 0x80 && (unsigned char)p[2] == 0x8C && b == 0xE2) { fwrite(p, 1, 3, stdout); p += 3; continue; } // ZWNJ takes no column
+// Terminal columns a code point takes: 0 for combining marks (Arabic
+// harakat, tanwin, Latin accents) and zero-width joiners, else 1.
+static int cp_width(unsigned cp) {
+    if ((cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x064B && cp <= 0x065F) || cp == 0x0670 ||
+        (cp >= 0x200B && cp <= 0x200F))
+        return 0;
+    return 1;
+}
+
+// Decodes the code point at p (valid UTF-8, as every label is); returns its length.
+static int next_cp(const char *p, unsigned *cp) {
+    unsigned char b = (unsigned char)*p;
+    int len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+    *cp = len == 1 ? b : b & (0x7F >> len);
+    for (int i = 1; i < len; i++) *cp = (*cp << 6) | ((unsigned char)p[i] & 0x3F);
+    return len;
+}
+
+// Prints a UTF-8 label in exactly w columns, cut with "…" if too wide,
+// padded on the right (or on the left when right is set).
+static void print_label(const char *s, int w, int right) {
+    int width = 0;
+    unsigned cp;
+    for (const char *p = s; *p; p += next_cp(p, &cp)) { next_cp(p, &cp); width += cp_width(cp); }
+    int cut = width > w;
+    int room = cut ? w - 1 : w, used = 0;
+    if (right && !cut) for (int i = width; i < w; i++) putchar(' ');
+    for (const char *p = s; *p;) {
+        int len = next_cp(p, &cp), cw = cp_width(cp);
+        if (used + cw > room) break;
         fwrite(p, 1, (size_t)len, stdout);
+        used += cw;
         p += len;
-        cols++;
     }
-    for (; cols < w; cols++) putchar(' ');
+    if (cut) fputs("…", stdout), used++;
+    if (!right || cut) for (; used < w; used++) putchar(' ');
 }
 
 static void print_cell(float v) {
@@ -62,17 +84,20 @@ static void print_stage(const tf_trace *t, const tf_stage *s, int index) {
     printf("  (%d × %d)\n        %s\n", s->rows, s->cols, s->formula);
     int ri[MAX_ROWS], ci[MAX_COLS];
     int nr = pick(s->rows, MAX_ROWS, ri), nc = pick(s->cols, MAX_COLS, ci);
-    print_label("", LABEL_W);
+    print_label("", LABEL_W, 0);
     for (int j = 0; j < nc; j++) {
-        const char *l = ci[j] < 0 ? "…" : tf_axis_label(t, s->col_axis, ci[j], buf, sizeof buf);
-        int len = (int)strlen(l), pad = 9 - len;
-        if (len > 8) { printf(" "); print_label(l, 8); continue; }
-        printf("%*s%s", pad > 0 ? pad : 0, "", l);
+        putchar(' ');
+        print_label(ci[j] < 0 ? "…" : tf_axis_label(t, s->col_axis, ci[j], buf, sizeof buf), 8, 1);
     }
     putchar('\n');
     for (int i = 0; i < nr; i++) {
-        if (ri[i] < 0) { print_label("…", LABEL_W); putchar('\n'); continue; }
-        print_label(tf_axis_label(t, s->row_axis, ri[i], buf, sizeof buf), LABEL_W);
+        if (ri[i] < 0) { print_label("…", LABEL_W, 0); putchar('\n'); continue; }
+        // token rows carry their position: it is what the PE encodes
+        char row[96];
+        const char *l = tf_axis_label(t, s->row_axis, ri[i], buf, sizeof buf);
+        if (s->row_axis == TF_AXIS_SRC || s->row_axis == TF_AXIS_TGT) snprintf(row, sizeof row, "%2d %s", ri[i], l);
+        else snprintf(row, sizeof row, "%s", l);
+        print_label(row, LABEL_W, 0);
         for (int j = 0; j < nc; j++) {
             if (ci[j] < 0) printf("%9s", "…");
             else print_cell(s->data[(size_t)ri[i] * s->cols + ci[j]]);

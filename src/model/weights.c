@@ -112,8 +112,7 @@ static void tie(tf_model *m) {
 }
 
 static int check_config(const tf_config *c, tf_err *e) {
-    if (c->C < 2 || c->C > TF_MAX_C) return tf_fail(e, "d_model %d is outside 2..%d", c->C, TF_MAX_C);
-    if (c->C % 2) return tf_fail(e, "d_model %d is odd; the sinusoidal encoding pairs dimensions, so use an even d_model", c->C);
+    if (c->C < 1 || c->C > TF_MAX_C) return tf_fail(e, "d_model %d is outside 1..%d", c->C, TF_MAX_C);
     if (c->H < 1 || c->H > TF_MAX_H) return tf_fail(e, "nhead %d is outside 1..%d", c->H, TF_MAX_H);
     if (c->C % c->H) return tf_fail(e, "d_model %d is not divisible by nhead %d; each head needs d_model/nhead dimensions", c->C, c->H);
     if (c->L_enc < 1 || c->L_enc > TF_MAX_L) return tf_fail(e, "num_encoder_layers %d is outside 1..%d", c->L_enc, TF_MAX_L);
