@@ -130,7 +130,7 @@ char *cli_trace_json(const tf_model *m, const tf_run *r) {
 static const char *trace_help =
     "Usage: tviz trace [--model M] [--src TEXT] [--tgt TEXT] [-o FILE]\n"
     "Runs the model on the sentence and writes every intermediate matrix as JSON\n"
-    "(format tviz-trace/1, see DESIGN.md), to FILE or standard output.\n"
+    "(format tviz-trace/1, described in README.md), to FILE or standard output.\n"
     "Masked (−∞) cells are written as null. Without --tgt the target is decoded greedily.\n";
 
 int cmd_trace(int argc, char **argv) {
