@@ -7,22 +7,30 @@ CC      ?= gcc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -fopenmp
 DEFS    := -DTVIZ_ASSETS_DIR='"$(CURDIR)/assets"'
-LDLIBS  := -lcjson -lm -fopenmp
+PKGS    := pangocairo cairo-svg cairo-pdf stb sdl2
+PKGCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKGLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+INC     = $(PKGCFLAGS)
+LDLIBS  = -lcjson -lm -fopenmp $(PKGLIBS)
 SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Debian packages the build and tests need.
-DEB_PKGS := gcc libc6-dev make pkg-config libcjson-dev libcmocka-dev
+DEB_PKGS := gcc libc6-dev make pkg-config libcjson-dev libcmocka-dev \
+            libcairo2-dev libpango1.0-dev libstb-dev fonts-noto-core fonts-dejavu-core \
+            libsdl2-dev poppler-utils librsvg2-bin xvfb xauth imagemagick
 
-MODEL_SRC := $(wildcard src/model/*.c)
-CLI_SRC   := $(wildcard src/cli/*.c)
-LIB_SRC   := $(MODEL_SRC) $(CLI_SRC)
+MODEL_SRC  := $(wildcard src/model/*.c)
+RENDER_SRC := $(wildcard src/render/*.c)
+CLI_SRC    := $(wildcard src/cli/*.c)
+APP_SRC    := $(wildcard src/app/*.c)
+LIB_SRC    := $(MODEL_SRC) $(RENDER_SRC) $(CLI_SRC) $(APP_SRC)
 HDRS      := $(wildcard src/*/*.h)
-TESTS     := test_ops test_weights test_trace
+TESTS     := test_ops test_weights test_trace test_render test_arith test_state
 
 B  := build
 BA := build/asan
 
-.PHONY: all run test test-unit test-asan bench deps fixtures worked-example clean
+.PHONY: all run test test-unit test-asan bench deps fixtures worked-example screenshots clean
 all: $(B)/tviz
 
 # ---------------------------------------------------------------- dependencies
@@ -43,18 +51,18 @@ deps: $(B)/.deps
 
 # ---------------------------------------------------------------- builds
 $(B)/tviz: src/main.c $(LIB_SRC) $(HDRS) $(B)/.deps
-	$(CC) $(CFLAGS) $(WARN) $(DEFS) -o $@ src/main.c $(LIB_SRC) $(LDLIBS)
+	$(CC) $(CFLAGS) $(WARN) $(DEFS) $(INC) -o $@ src/main.c $(LIB_SRC) $(LDLIBS)
 
 $(BA)/tviz: src/main.c $(LIB_SRC) $(HDRS) $(B)/.deps
 	@mkdir -p $(BA)
-	$(CC) $(SAN) $(WARN) $(DEFS) -o $@ src/main.c $(LIB_SRC) $(LDLIBS)
+	$(CC) $(SAN) $(WARN) $(DEFS) $(INC) -o $@ src/main.c $(LIB_SRC) $(LDLIBS)
 
 $(B)/%: tests/%.c tests/testutil.h $(LIB_SRC) $(HDRS) $(B)/.deps
-	$(CC) $(CFLAGS) $(WARN) $(DEFS) -o $@ $< $(LIB_SRC) $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(WARN) $(DEFS) $(INC) -o $@ $< $(LIB_SRC) $(LDLIBS) -lcmocka
 
 $(BA)/%: tests/%.c tests/testutil.h $(LIB_SRC) $(HDRS) $(B)/.deps
 	@mkdir -p $(BA)
-	$(CC) $(SAN) $(WARN) $(DEFS) -o $@ $< $(LIB_SRC) $(LDLIBS) -lcmocka
+	$(CC) $(SAN) $(WARN) $(DEFS) $(INC) -o $@ $< $(LIB_SRC) $(LDLIBS) -lcmocka
 
 # ---------------------------------------------------------------- run, test, bench
 run: $(B)/tviz
@@ -65,20 +73,27 @@ test: test-unit test-asan
 test-unit: $(B)/tviz $(addprefix $(B)/,$(TESTS))
 	@for t in $(TESTS); do ./$(B)/$$t || exit 1; done
 	@TVIZ=./$(B)/tviz sh tests/cli_test.sh
+	@TVIZ=./$(B)/tviz sh tests/window_test.sh
 
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 test-asan: $(BA)/tviz $(addprefix $(BA)/,$(TESTS))
 	@echo "== the same tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
-	@for t in $(TESTS); do ./$(BA)/$$t || exit 1; done
-	@TVIZ=./$(BA)/tviz sh tests/cli_test.sh
+	@for t in $(TESTS); do $(ASAN_ENV) ./$(BA)/$$t || exit 1; done
+	@$(ASAN_ENV) TVIZ=./$(BA)/tviz sh tests/cli_test.sh
+	@# SDL unloads the X libraries it opened, so LeakSanitizer cannot name (or
+	@# suppress) their allocations: memory errors are checked in the window,
+	@# leaks in app_draw by test_state (no SDL) above.
+	@$(ASAN_ENV) ASAN_OPTIONS=detect_leaks=0 TVIZ=./$(BA)/tviz SOAK=300 SOAK_FLAT=0 sh tests/window_test.sh
 
 $(B)/bench: tests/bench/bench.c $(LIB_SRC) $(HDRS) $(B)/.deps
-	$(CC) -O2 -g $(WARN) $(DEFS) -o $@ $< $(LIB_SRC) $(LDLIBS)
+	$(CC) -O2 -g $(WARN) $(DEFS) $(INC) -o $@ $< $(LIB_SRC) $(LDLIBS)
 
 $(B)/base.safetensors: $(B)/tviz
 	./$(B)/tviz model init --preset base --seed 1 -o $@
 
-bench: $(B)/bench $(B)/base.safetensors
-	./$(B)/bench assets/models/worked-example.safetensors $(B)/base.safetensors
+bench: $(B)/bench $(B)/base.safetensors $(B)/tviz
+	./$(B)/bench assets/models/worked-example.safetensors $(B)/base.safetensors ./$(B)/tviz
 
 # ---------------------------------------------------------------- generated files (committed)
 # The shipped worked example, made by tviz itself.
@@ -88,6 +103,10 @@ worked-example: $(B)/tviz
 WE     := assets/models/worked-example.safetensors
 WE_SRC := I really enjoy learning transformers
 WE_TGT := من واقعاً از یادگیری ترنسفورمرها لذت می‌برم
+# README's pictures, made by tviz (window under Xvfb, and export).
+screenshots: $(B)/tviz
+	sh docs/screenshots.sh $(B)/tviz
+
 # Reference traces from PyTorch (needs Debian's python3-torch; CI does not).
 fixtures:
 	/usr/bin/python3 tests/ref/make_fixtures.py

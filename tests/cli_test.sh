@@ -94,5 +94,56 @@ expect_error "model unwritable" "cannot write" "$TVIZ" model init --preset worke
 [ -z "$(ls "$T" | grep -E '\.tmp')" ] || bad "a temporary file was left behind: $(ls "$T")"
 [ ! -e "$T/x.safetensors" ] || bad "a failed init left a file"
 
+# ---- export: files that other programs can read, and bad requests
+W=dec.0.self_attn.head.0.weights
+expect_ok "export png" "$TVIZ" export --tgt "من واقعاً" --stage $W -o "$T/w.png"
+[ "$(head -c 4 "$T/w.png" | od -An -c | tr -d ' \n')" = "211PNG" ] || bad "export png: not a PNG"
+expect_ok "export svg" "$TVIZ" export --tgt "من واقعاً" --stage $W -o "$T/w.svg"
+if command -v rsvg-convert >/dev/null; then
+    rsvg-convert -o "$T/w-svg.png" "$T/w.svg" && [ -s "$T/w-svg.png" ] && ok || bad "rsvg-convert cannot read the SVG"
+fi
+expect_ok "export pdf" "$TVIZ" export --tgt "من واقعاً" --stage $W --format pdf -o "$T/w.pdf"
+if command -v pdfinfo >/dev/null; then
+    pdfinfo "$T/w.pdf" >"$T/info" 2>&1 && grep -q "^Pages: *1" "$T/info" && ok || bad "pdfinfo cannot read the PDF: $(cat "$T/info")"
+fi
+if command -v pdftotext >/dev/null; then # the text is text, not paths: a slide can be searched
+    pdftotext "$T/w.pdf" - | grep -q "Attention weights" && ok || bad "the PDF's title is not text"
+fi
+expect_ok "export width and scale" "$TVIZ" export --stage src.pe --width 600 --scale 2 -o "$T/pe.png"
+[ "$(od -An -tu1 -j16 -N8 "$T/pe.png" | awk '{print $3*256+$4, $7*256+$8}')" = "1200 480" ] || bad "--width 600 --scale 2: size is $(od -An -tu1 -j16 -N8 "$T/pe.png" | awk '{print $3*256+$4, $7*256+$8}')"
+for v in heatmap matrix heads grid pe-heatmap pe-curves pe-similarity architecture; do
+    expect_ok "view $v" "$TVIZ" export --stage $W --view $v -o "$T/v-$v.png"
+done
+expect_ok "arithmetic view" "$TVIZ" export --stage $W --view arithmetic --cell 1,0 -o "$T/arith.png"
+expect_ok "figure without a stage" "$TVIZ" export --view pe-curves -o "$T/curves.svg"
+expect_ok "export all" "$TVIZ" export --all -o "$T/all"
+[ "$(ls "$T/all" | grep -c '^[0-9][0-9][0-9]-.*\.png$')" -eq 67 ] || bad "export --all: $(ls "$T/all" | grep -c '^[0-9]') stage pictures, want 67"
+grep -q 'src="001-src.embed.png"' "$T/all/index.html" || bad "export --all: the index does not list 001-src.embed.png"
+[ -s "$T/all/figure-architecture.png" ] && [ -s "$T/all/heads-dec.0.cross_attn.png" ] && [ -s "$T/all/grid-enc-self_attn.png" ] || bad "export --all: figures missing"
+expect_error "export unknown stage" "is not a stage" "$TVIZ" export --stage enc.7.nothing -o "$T/x.png"
+expect_error "export unknown view" "is not a view" "$TVIZ" export --stage $W --view pie -o "$T/x.png"
+expect_error "export heads of a non-attention stage" "shows attention heads" "$TVIZ" export --stage src.pe --view heads -o "$T/x.png"
+expect_error "export cell outside" "is outside" "$TVIZ" export --stage $W --view arithmetic --cell 99,0 -o "$T/x.png"
+expect_error "export arithmetic without cell" "needs --cell" "$TVIZ" export --stage $W --view arithmetic -o "$T/x.png"
+expect_error "export bad cell" "is not ROW,COL" "$TVIZ" export --stage $W --view arithmetic --cell 1 -o "$T/x.png"
+expect_error "export bad format" "is not a format" "$TVIZ" export --stage $W --format gif -o "$T/x.gif"
+expect_error "export unknown extension" "add one or give --format" "$TVIZ" export --stage $W -o "$T/x.bmp"
+expect_error "export bad colormap" "is not a colour map" "$TVIZ" export --stage $W --colormap jet -o "$T/x.png"
+expect_error "export bad width" "--width" "$TVIZ" export --stage $W --width 10 -o "$T/x.png"
+expect_error "export too big" "more than 16384" "$TVIZ" export --stage $W --width 9000 --scale 4 -o "$T/x.png"
+expect_error "export without -o" "needs -o FILE" "$TVIZ" export --stage $W
+expect_error "export without stage" "needs --stage" "$TVIZ" export -o "$T/x.png"
+expect_error "export missing folder" "check that the folder exists" "$TVIZ" export --stage $W -o "$T/no/such/dir/x.png"
+expect_error "export all into missing parent" "cannot create the folder" "$TVIZ" export --all -o "$T/no/such/dir"
+expect_error "export all onto a file" "is a file, not a folder" "$TVIZ" export --all -o "$T/w.png"
+# a full disk, simulated by a file-size limit: writing fails part-way
+expect_error "export to a full disk" "nothing was written" sh -c "trap '' XFSZ; ulimit -f 8; exec \"$TVIZ\" export --stage $W -o \"$T/full.png\""
+[ ! -e "$T/full.png" ] || bad "a failed write left full.png"
+expect_error "export to /dev/full" "No space left" "$TVIZ" export --stage $W -o /dev/full
+[ -c /dev/full ] || bad "/dev/full is no longer a device"
+expect_error "export onto a folder" "is a folder" "$TVIZ" export --stage $W -o "$T/all"
+[ ! -e "$T/x.png" ] || bad "a failed export left x.png"
+[ -z "$(find "$T" -name '*.tmp*')" ] || bad "a temporary file was left behind: $(find "$T" -name '*.tmp*')"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

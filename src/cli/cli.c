@@ -21,6 +21,8 @@ static const char *usage =
     "  tviz                       step through the default model and sentence\n"
     "  tviz trace [options]       write every intermediate as JSON\n"
     "  tviz walk  [options]       step through every stage in the terminal\n"
+    "  tviz export [options] --stage ID -o FILE   one view as PNG, SVG or PDF\n"
+    "  tviz export [options] --all -o DIR         every stage and figure, with an index\n"
     "  tviz model init --preset base|worked-example [--seed N] -o FILE\n"
     "  tviz model info MODEL      config, tensors and parameter count\n"
     "  tviz --help | --version\n"
@@ -103,6 +105,16 @@ int cli_write_file(const char *path, const char *data, size_t len) {
         if (fwrite(data, 1, len, stdout) != len || fflush(stdout)) return cli_error("stdout", "write failed (%s)", strerror(errno));
         return 0;
     }
+    struct stat st;
+    if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+        // a device or a pipe (/dev/stdout, a FIFO): write into it, never rename over it
+        if (S_ISDIR(st.st_mode)) return cli_error(path, "is a folder; give a file name");
+        FILE *f = fopen(path, "wb");
+        if (!f) return cli_error(path, "cannot write here (%s)", strerror(errno));
+        int ok = fwrite(data, 1, len, f) == len, err = errno;
+        if (fclose(f)) { ok = 0; err = errno; }
+        return ok ? 0 : cli_error(path, "writing failed (%s)", strerror(err));
+    }
     char tmp[PATH_MAX];
     if (snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof tmp) return cli_error(path, "the path is too long");
     FILE *f = fopen(tmp, "wb");
@@ -119,7 +131,7 @@ int cli_write_file(const char *path, const char *data, size_t len) {
 }
 
 int cli_is_command(const char *a) {
-    static const char *cmds[] = {"trace", "walk", "model", "help", "--help", "-h", "--version", "version"};
+    static const char *cmds[] = {"trace", "walk", "model", "export", "help", "--help", "-h", "--version", "version"};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) if (!strcmp(a, cmds[i])) return 1;
     return 0;
 }
@@ -131,5 +143,6 @@ int cli_main(int argc, char **argv) {
     if (!strcmp(cmd, "trace")) return cmd_trace(argc - 1, argv + 1);
     if (!strcmp(cmd, "walk")) return cmd_walk(argc - 1, argv + 1);
     if (!strcmp(cmd, "model")) return cmd_model(argc - 1, argv + 1);
-    return cli_error(cmd, "unknown command; the commands are trace, walk and model (see tviz --help)");
+    if (!strcmp(cmd, "export")) return cmd_export(argc - 1, argv + 1);
+    return cli_error(cmd, "unknown command; the commands are trace, walk, export and model (see tviz --help)");
 }

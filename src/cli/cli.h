@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "../model/tf.h"
+#include "../render/render.h"
 
 #define CLI_DEFAULT_MODEL "worked-example"
 #define CLI_DEFAULT_SENTENCE "I really enjoy learning transformers"
@@ -15,6 +16,7 @@ int cli_is_command(const char *arg);  // 1 if arg names a subcommand or --help/-
 int cmd_trace(int argc, char **argv);
 int cmd_walk(int argc, char **argv);
 int cmd_model(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 // One line on stderr: "tviz: <where>: <what is wrong; what to do>". Returns 1.
 int cli_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -43,13 +45,29 @@ typedef struct {
     tf_run r;
 } cli_run;
 
-// Parses --model/--src/--tgt (and -o, --stage, --no-pause where allowed),
-// loads the model and runs it. Returns 0, 1 after an error, or 2 after --help.
-int cli_run_start(cli_run *c, int argc, char **argv, const char *cmd, const char *help, int allow_out, int allow_walk);
+// A command's own options: returns 1 if argv[*i] was one (advancing *i past
+// its value), 0 if not, -1 after printing an error.
+typedef int (*cli_extra_opt)(void *ctx, int argc, char **argv, int *i);
+
+// Parses --model/--src/--tgt (and -o, --stage, --no-pause where allowed, and
+// whatever extra takes), loads the model and runs it. Returns 0, 1 after an
+// error, or 2 after --help.
+int cli_run_start(cli_run *c, int argc, char **argv, const char *cmd, const char *help, int allow_out, int allow_walk,
+                  cli_extra_opt extra, void *ctx);
 void cli_run_end(cli_run *c);
 
 // Trace JSON (DESIGN.md "Trace JSON"). Returns a malloc'd string or NULL.
 char *cli_trace_json(const tf_model *m, const tf_run *r);
+
+// Draws view v of stage (w × h units; a PNG has scale pixels per unit) and
+// encodes it: PNG through stb_image_write, SVG and PDF through cairo.
+// *out is malloc'd. Returns 0, or -1 when out of memory or cairo fails.
+typedef enum { CLI_PNG, CLI_SVG, CLI_PDF } cli_format;
+int cli_render(const tf_trace *t, const tf_model *m, int stage, render_view v, const render_opts *o, double w, double h,
+               double scale, cli_format f, unsigned char **out, size_t *n);
+
+// Encodes an image surface (premultiplied ARGB32) as PNG with stb_image_write.
+int cli_png_surface(cairo_surface_t *sf, unsigned char **out, size_t *n);
 
 // Builds the shipped worked example (d_model 4, the Persian slides' embeddings).
 int cli_preset_worked_example(tf_model *m, tf_err *e);

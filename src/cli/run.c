@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cli_run_start(cli_run *c, int argc, char **argv, const char *cmd, const char *help, int allow_out, int allow_walk) {
+int cli_run_start(cli_run *c, int argc, char **argv, const char *cmd, const char *help, int allow_out, int allow_walk,
+                  cli_extra_opt extra, void *ctx) {
     memset(c, 0, sizeof *c);
     c->model = CLI_DEFAULT_MODEL;
     c->src = CLI_DEFAULT_SENTENCE;
@@ -21,6 +22,7 @@ int cli_run_start(cli_run *c, int argc, char **argv, const char *cmd, const char
         if (allow_out && (k = cli_opt(argc, argv, &i, "--output", "-o", &c->out))) { if (k < 0) return 1; continue; }
         if (allow_walk && (k = cli_opt(argc, argv, &i, "--stage", NULL, &c->stage))) { if (k < 0) return 1; continue; }
         if (allow_walk && !strcmp(a, "--no-pause")) { c->no_pause = 1; continue; }
+        if (extra && (k = extra(ctx, argc, argv, &i))) { if (k < 0) return 1; continue; }
         return cli_error(a, "unknown option for '%s'; see tviz %s --help", cmd, cmd);
     }
     if (cli_load_model(&c->m, c->model, c->path, sizeof c->path)) return 1;
@@ -135,7 +137,7 @@ static const char *trace_help =
 
 int cmd_trace(int argc, char **argv) {
     cli_run c;
-    int rc = cli_run_start(&c, argc, argv, "trace", trace_help, 1, 0);
+    int rc = cli_run_start(&c, argc, argv, "trace", trace_help, 1, 0, NULL, NULL);
     if (rc) return rc == 2 ? 0 : 1;
     char *json = cli_trace_json(&c.m, &c.r);
     if (!json) rc = cli_error(NULL, "out of memory writing the trace");

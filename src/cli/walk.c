@@ -116,7 +116,7 @@ static const char *walk_help =
 
 int cmd_walk(int argc, char **argv) {
     cli_run c;
-    int rc = cli_run_start(&c, argc, argv, "walk", walk_help, 0, 1);
+    int rc = cli_run_start(&c, argc, argv, "walk", walk_help, 0, 1, NULL, NULL);
     if (rc) return rc == 2 ? 0 : 1;
     const tf_trace *t = &c.r.trace;
     const tf_config *cfg = &c.m.cfg;

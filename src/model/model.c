@@ -200,7 +200,9 @@ static int argmax(const float *x, int n) {
     return best;
 }
 
-int tf_run_sentence(tf_run *r, const tf_model *m, const char *src, const char *tgt, tf_err *e) {
+// limit: greedy decoding stops once the decoder input has this many tokens
+// (0: at <eos> or max_len only).
+static int run(tf_run *r, const tf_model *m, const char *src, const char *tgt, int limit, tf_err *e) {
     const tf_config *c = &m->cfg;
     memset(r, 0, sizeof *r);
     if (tokenize(&m->src_vocab, src, "source", 0, c->src_append_eos, c->max_len,
@@ -223,7 +225,7 @@ int tf_run_sentence(tf_run *r, const tf_model *m, const char *src, const char *t
     while (r->greedy) {
         int next = argmax(r->acts.probs + (size_t)(r->T - 1) * c->V_tgt, c->V_tgt);
         if (next == m->tgt_vocab.eos) { r->stopped_on_eos = 1; break; }
-        if (r->T >= c->max_len) break;
+        if (r->T >= c->max_len || (limit > 0 && r->T >= limit)) break;
         r->tgt_ids[r->T++] = next;
         tf_decode(&r->acts, m, r->tgt_ids, r->T);
     }
@@ -242,6 +244,14 @@ int tf_run_sentence(tf_run *r, const tf_model *m, const char *src, const char *t
 fail:
     tf_run_free(r);
     return -1;
+}
+
+int tf_run_sentence(tf_run *r, const tf_model *m, const char *src, const char *tgt, tf_err *e) {
+    return run(r, m, src, tgt, 0, e);
+}
+
+int tf_run_greedy(tf_run *r, const tf_model *m, const char *src, int limit, tf_err *e) {
+    return run(r, m, src, NULL, limit, e);
 }
 
 void tf_run_free(tf_run *r) {

@@ -33,7 +33,8 @@ float tf_rng_uniform(tf_rng *r) { return (float)(tf_rng_next(r) >> 40) / 1677721
 // extension): SSE by default, AVX2 in the clone of tf_linear below.
 typedef float v8 __attribute__((vector_size(32), aligned(4), may_alias));
 
-static inline float hsum(v8 v) {
+static inline float hsum(const v8 *p) { // by pointer: passing a 32-byte vector by value changes ABI with AVX
+    v8 v = *p;
     return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
 }
 
@@ -52,7 +53,7 @@ static inline __attribute__((always_inline)) void dot_rows(float *r, const float
     }
 #pragma GCC unroll 8
     for (int k = 0; k < K; k++) {
-        r[k] = hsum(s[k]);
+        r[k] = hsum(&s[k]);
         for (int j = i; j < n; j++) r[k] += x[k * stride + j] * w[j];
     }
 }

@@ -255,6 +255,9 @@ typedef struct {
 // Tokenizes, runs the encoder, then the decoder on <bos> + tgt, or greedy
 // decoding when tgt is NULL. Errors: empty or invalid sentence, too long.
 int tf_run_sentence(tf_run *r, const tf_model *m, const char *src, const char *tgt, tf_err *e);
+// Greedy decoding that stops once the decoder input holds limit tokens
+// (<bos> included): limit 1 shows the first prediction, 2 the second, …
+int tf_run_greedy(tf_run *r, const tf_model *m, const char *src, int limit, tf_err *e);
 void tf_run_free(tf_run *r);
 
 #endif

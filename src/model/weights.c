@@ -277,7 +277,7 @@ int tf_model_load(tf_model *m, const char *path, tf_err *e) {
         goto fail;
     }
     const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "__metadata__");
-    if (!cJSON_IsObject(meta)) { tf_fail(e, "the header has no __metadata__ with the model's config; tviz needs d_model, nhead, ... there (see README.md, "Model files")"); goto fail; }
+    if (!cJSON_IsObject(meta)) { tf_fail(e, "the header has no __metadata__ with the model's config; tviz needs d_model, nhead, ... there (see README.md, 'Model files')"); goto fail; }
     if (read_config(&m->cfg, meta, e)) goto fail;
     const char *sv, *tv;
     if (meta_str(meta, "src_vocab", &sv, e) || meta_str(meta, "tgt_vocab", &tv, e)) goto fail;

@@ -1,8 +1,10 @@
 // bench.c — `make bench`: how fast tviz loads a model and runs one fully
 // instrumented forward pass (every stage recorded), beside the physical
 // floor: the time to read the weights once from memory.
-// Usage: bench MODEL...   Prints medians of several runs; asserts nothing.
-#include "../../src/model/tf.h"
+// Then the time to export an attention heatmap as PNG, SVG and PDF, and
+// `tviz export --all` on the big model.
+// Usage: bench SMALL_MODEL [BIG_MODEL [TVIZ]]   Prints medians; asserts nothing.
+#include "../../src/cli/cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,13 +59,13 @@ static double memory_bandwidth(int all_cores) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) { fprintf(stderr, "usage: bench MODEL...\n"); return 2; }
+    if (argc < 2) { fprintf(stderr, "usage: bench SMALL_MODEL [BIG_MODEL [TVIZ]]\n"); return 2; }
     const char *src = "I really enjoy learning transformers", *tgt = "I really enjoy learning transformers";
     double bw1 = memory_bandwidth(0), bw = memory_bandwidth(1);
     printf("memory read bandwidth: %.1f GB/s on one core, %.1f GB/s on all %d (median of 7 passes over 256 MB)\n\n",
            bw1 / 1e9, bw / 1e9, omp_get_max_threads());
     printf("%-44s %10s %12s %12s %12s %8s\n", "model", "params", "load (ms)", "forward (ms)", "floor (ms)", "ratio");
-    for (int k = 1; k < argc; k++) {
+    for (int k = 1; k < argc && k < 3; k++) {
         tf_model m;
         tf_err e;
         double tl[5], tf[15];
@@ -89,6 +91,44 @@ int main(int argc, char **argv) {
         printf("    (d_model %d, %d heads, %d+%d layers, d_ff %d; %d stages recorded; source 5 tokens, decoder input 6)\n",
                m.cfg.C, m.cfg.H, m.cfg.L_enc, m.cfg.L_dec, m.cfg.F, stages);
         tf_model_free(&m);
+    }
+    // Export: one attention heatmap at 1200 × 1000 in each format, then --all.
+    if (argc >= 3) {
+        tf_model m;
+        tf_err e;
+        tf_run r;
+        if (tf_model_load(&m, argv[2], &e) || tf_run_sentence(&r, &m, src, tgt, &e)) { fprintf(stderr, "bench: %s\n", e.msg); return 1; }
+        render_opts o;
+        render_opts_default(&o);
+        int st = tf_trace_find(&r.trace, "dec.0.cross_attn.head.0.weights");
+        printf("\nexport of %s (%d × %d) at 1200 × 1000, %s:\n", r.trace.stages[st].id, r.trace.stages[st].rows, r.trace.stages[st].cols, argv[2]);
+        static const char *names[] = {"PNG", "SVG", "PDF"};
+        for (int f = CLI_PNG; f <= CLI_PDF; f++) {
+            double t[9];
+            size_t bytes = 0;
+            for (int k = 0; k < 9; k++) {
+                unsigned char *out;
+                double t0 = now();
+                if (cli_render(&r.trace, &m, st, RENDER_VIEW_HEATMAP, &o, 1200, 1000, 1, (cli_format)f, &out, &bytes)) return 1;
+                t[k] = now() - t0;
+                free(out);
+            }
+            printf("  %-4s %8.1f ms  (%zu KB; median of 9)\n", names[f], median(t, 9) * 1e3, bytes / 1024);
+        }
+        tf_run_free(&r);
+        tf_model_free(&m);
+        if (argc >= 4) { // argv[3]: the tviz program, for `export --all`
+            char cmd[8192];
+            snprintf(cmd, sizeof cmd, "%s export --model %s --src '%s' --tgt '%s' --all -o build/bench-all 2>/dev/null", argv[3], argv[2], src, tgt);
+            double t[3];
+            for (int k = 0; k < 3; k++) {
+                if (system("rm -rf build/bench-all")) return 1;
+                double t0 = now();
+                if (system(cmd)) { fprintf(stderr, "bench: %s failed\n", cmd); return 1; }
+                t[k] = now() - t0;
+            }
+            printf("  export --all (every stage and figure, PNG): %.1f s (median of 3)\n", median(t, 3));
+        }
     }
     printf("\nforward = median of tf_run_sentence (tokenize, encoder, decoder, softmax, trace) with a given target;\n"
            "floor = parameter bytes / all-core memory bandwidth, the time to read every weight once; goal: forward <= 2x floor.\n"

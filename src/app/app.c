@@ -1,0 +1,564 @@
+// app.c — the SDL2 window: events change the view state (state.c), the
+// state is drawn with cairo (draw.c) into a streaming texture. Redraws only
+// when something changed; waits for events otherwise (no idle CPU).
+// The only file that includes SDL.
+#include "app.h"
+
+#include <SDL.h>
+#include <malloc.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../cli/cli.h"
+#include "draw.h"
+
+typedef struct {
+    SDL_Window *win;
+    SDL_Renderer *ren;
+    SDL_Texture *tex;
+    cairo_surface_t *surf;
+    int pw, ph;                 // the renderer's output size in pixels (HiDPI aware)
+    app_state s;
+    app_layout lay;
+    tf_model m;
+    tf_run r;
+    int have_model, have_run;
+    char model_path[4096], model_name[256], load_error[700];
+    int dirty, quit;
+    int pressed, dragging;      // left button held in the zoomed view; moved far enough to pan
+    double drag_x, drag_y, pan0_x, pan0_y;
+} app;
+
+// ---------------------------------------------------------------- the model
+static void app_world_of(app *a, app_world *w) {
+    w->m = a->have_model ? &a->m : NULL;
+    w->r = a->have_run ? &a->r : NULL;
+    w->model_name = a->model_name;
+    w->load_error = a->load_error;
+}
+
+// Runs the model on the state's sentences. On failure the previous run and
+// sentences stay, and the error goes to the status line.
+static int rerun(app *a, const char *old_src, const char *old_tgt) {
+    tf_run r;
+    tf_err e;
+    int rc = a->s.decode_step ? tf_run_greedy(&r, &a->m, a->s.src, a->s.decode_step, &e)
+                              : tf_run_sentence(&r, &a->m, a->s.src, a->s.tgt[0] ? a->s.tgt : NULL, &e);
+    if (rc) {
+        if (old_src) snprintf(a->s.src, sizeof a->s.src, "%s", old_src);
+        if (old_tgt) snprintf(a->s.tgt, sizeof a->s.tgt, "%s", old_tgt);
+        app_state_message(&a->s, 1, "%s", e.msg);
+        return -1;
+    }
+    if (a->have_run) tf_run_free(&a->r);
+    a->r = r;
+    a->have_run = 1;
+    app_state_attach(&a->s, &a->r.trace);
+    if (a->r.n_src_unk + a->r.n_tgt_unk) app_state_message(&a->s, 0, "unknown words are read as <unk> (see the panel)");
+    return 0;
+}
+
+// ---------------------------------------------------------------- drawing
+static int ensure_target(app *a) {
+    int pw, ph;
+    SDL_GetRendererOutputSize(a->ren, &pw, &ph);
+    if (pw == a->pw && ph == a->ph && a->tex) return 0;
+    if (a->tex) SDL_DestroyTexture(a->tex);
+    if (a->surf) cairo_surface_destroy(a->surf);
+    a->pw = pw;
+    a->ph = ph;
+    a->tex = SDL_CreateTexture(a->ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, pw, ph);
+    a->surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph);
+    if (!a->tex || cairo_surface_status(a->surf) != CAIRO_STATUS_SUCCESS) return -1;
+    SDL_SetTextureBlendMode(a->tex, SDL_BLENDMODE_NONE);
+    return 0;
+}
+
+// Window units: the layout works in window points; the surface has the
+// renderer's pixels (2x on HiDPI).
+static void window_size(app *a, double *w, double *h) {
+    int ww, wh;
+    SDL_GetWindowSize(a->win, &ww, &wh);
+    *w = ww;
+    *h = wh;
+}
+
+static void render_frame(app *a) {
+    if (ensure_target(a)) return;
+    double w, h;
+    window_size(a, &w, &h);
+    cairo_t *cr = cairo_create(a->surf);
+    cairo_scale(cr, a->pw / w, a->ph / h);
+    app_world wd;
+    app_world_of(a, &wd);
+    app_draw(cr, &a->s, &wd, w, h, &a->lay);
+    cairo_destroy(cr);
+    cairo_surface_flush(a->surf);
+    SDL_UpdateTexture(a->tex, NULL, cairo_image_surface_get_data(a->surf), cairo_image_surface_get_stride(a->surf));
+    SDL_RenderCopy(a->ren, a->tex, NULL, NULL);
+    SDL_RenderPresent(a->ren);
+    a->dirty = 0;
+}
+
+// ---------------------------------------------------------------- export and screenshots
+static void export_view(app *a) {
+    if (!a->have_run) return;
+    const tf_trace *t = &a->r.trace;
+    render_view v = app_state_view(&a->s, t);
+    char path[4096];
+    const char *what = v == RENDER_VIEW_HEADS ? "-heads" : "";
+    struct stat st;
+    snprintf(path, sizeof path, "tviz-%s%s.png", t->stages[a->s.stage].id, what);
+    for (int k = 2; !stat(path, &st) && k < 1000; k++) snprintf(path, sizeof path, "tviz-%s%s-%d.png", t->stages[a->s.stage].id, what, k);
+    render_opts o = app_render_opts(&a->s);
+    double w, h;
+    render_default_size(t, a->s.stage, v, &w, &h);
+    unsigned char *png;
+    size_t n;
+    if (cli_render(t, &a->m, a->s.stage, v, &o, w, h, 1, CLI_PNG, &png, &n)) { app_state_message(&a->s, 1, "could not draw the view (out of memory?)"); return; }
+    if (cli_write_file(path, (const char *)png, n)) app_state_message(&a->s, 1, "could not write %s (see the terminal)", path);
+    else {
+        char cwd[2048];
+        app_state_message(&a->s, 0, "Saved %s/%s (%.0f × %.0f)", getcwd(cwd, sizeof cwd) ? cwd : ".", path, w, h);
+    }
+    free(png);
+}
+
+static int screenshot(app *a, const char *path) {
+    render_frame(a);
+    unsigned char *png;
+    size_t n;
+    if (cli_png_surface(a->surf, &png, &n)) return cli_error(path, "could not encode the screenshot");
+    int rc = cli_write_file(path, (const char *)png, n);
+    free(png);
+    return rc;
+}
+
+// ---------------------------------------------------------------- input
+static app_key key_of(const SDL_Keysym *k) {
+    int ctrl = k->mod & KMOD_CTRL, shift = k->mod & KMOD_SHIFT;
+    if (ctrl && k->sym == SDLK_s) return APP_KEY_EXPORT;
+    if (ctrl && k->sym == SDLK_q) return APP_KEY_QUIT;
+    if (ctrl) return APP_KEY_NONE;
+    switch (k->sym) {
+    case SDLK_RIGHT: case SDLK_SPACE: return APP_KEY_NEXT;
+    case SDLK_LEFT: case SDLK_BACKSPACE: return APP_KEY_PREV;
+    case SDLK_HOME: return APP_KEY_FIRST;
+    case SDLK_END: return APP_KEY_LAST;
+    case SDLK_UP: case SDLK_PAGEUP: return APP_KEY_LAYER_UP;
+    case SDLK_DOWN: case SDLK_PAGEDOWN: return APP_KEY_LAYER_DOWN;
+    case SDLK_0: case SDLK_KP_0: return APP_KEY_ALL_HEADS;
+    case SDLK_n: return APP_KEY_ENCODER;
+    case SDLK_d: return APP_KEY_DECODER;
+    case SDLK_c: return APP_KEY_CROSS;
+    case SDLK_LEFTBRACKET: return APP_KEY_STEP_BACK;
+    case SDLK_RIGHTBRACKET: return APP_KEY_STEP_FORWARD;
+    case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS: return APP_KEY_ZOOM_IN;
+    case SDLK_MINUS: case SDLK_KP_MINUS: return APP_KEY_ZOOM_OUT;
+    case SDLK_f: return APP_KEY_FIT;
+    case SDLK_F11: return APP_KEY_FULLSCREEN;
+    case SDLK_p: return APP_KEY_PRESENT;
+    case SDLK_h: return APP_KEY_CONTRAST;
+    case SDLK_F1: case SDLK_QUESTION: return APP_KEY_HELP;
+    case SDLK_SLASH: return shift ? APP_KEY_HELP : APP_KEY_NONE;
+    case SDLK_TAB: return shift ? APP_KEY_EDIT_TARGET : APP_KEY_EDIT_SOURCE;
+    case SDLK_e: return APP_KEY_EXPORT;
+    case SDLK_ESCAPE: return APP_KEY_ESCAPE;
+    default:
+        if (k->sym >= SDLK_1 && k->sym <= SDLK_8) return (app_key)(APP_KEY_HEAD_1 + (k->sym - SDLK_1));
+        if (k->sym >= SDLK_KP_1 && k->sym <= SDLK_KP_8) return (app_key)(APP_KEY_HEAD_1 + (k->sym - SDLK_KP_1));
+        return APP_KEY_NONE;
+    }
+}
+
+static void do_actions(app *a, app_do d, const char *old_src, const char *old_tgt) {
+    if (d & APP_DO_QUIT) a->quit = 1;
+    if (d & APP_DO_RERUN) rerun(a, old_src, old_tgt);
+    if (d & APP_DO_EXPORT) export_view(a);
+    if (d & APP_DO_FULLSCREEN) SDL_SetWindowFullscreen(a->win, a->s.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
+}
+
+static void begin_text(app *a) { if (a->s.editing) SDL_StartTextInput(); else SDL_StopTextInput(); }
+
+// Keys while typing a sentence.
+static int edit_key(app *a, const SDL_Keysym *k) {
+    char old_src[APP_TEXT_MAX], old_tgt[APP_TEXT_MAX];
+    switch (k->sym) {
+    case SDLK_RETURN: case SDLK_KP_ENTER:
+        memcpy(old_src, a->s.src, sizeof old_src);
+        memcpy(old_tgt, a->s.tgt, sizeof old_tgt);
+        do_actions(a, app_state_commit(&a->s), old_src, old_tgt);
+        break;
+    case SDLK_ESCAPE: a->s.editing = 0; break;
+    case SDLK_BACKSPACE: app_state_backspace(&a->s); break;
+    case SDLK_DELETE: app_state_delete(&a->s); break;
+    case SDLK_LEFT: app_state_cursor(&a->s, -1, 0); break;
+    case SDLK_RIGHT: app_state_cursor(&a->s, +1, 0); break;
+    case SDLK_HOME: app_state_cursor(&a->s, -1, 1); break;
+    case SDLK_END: app_state_cursor(&a->s, +1, 1); break;
+    case SDLK_TAB: app_state_key(&a->s, &a->r.trace, k->mod & KMOD_SHIFT ? APP_KEY_EDIT_TARGET : APP_KEY_EDIT_SOURCE); break;
+    case SDLK_v:
+        if (k->mod & KMOD_CTRL && SDL_HasClipboardText()) {
+            char *clip = SDL_GetClipboardText();
+            for (char *p = clip; p && *p; p++) if (*p == '\n' || *p == '\r' || *p == '\t') *p = ' ';
+            if (clip) app_state_text(&a->s, clip);
+            SDL_free(clip);
+        }
+        break;
+    default: return 0;
+    }
+    begin_text(a);
+    return 1;
+}
+
+static int in_rect(app_rect r, double x, double y) { return x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h; }
+
+static void click(app *a, double x, double y) {
+    const tf_trace *t = a->have_run ? &a->r.trace : NULL;
+    if (in_rect(a->lay.src_box, x, y)) { app_state_key(&a->s, t, APP_KEY_EDIT_SOURCE); begin_text(a); return; }
+    if (in_rect(a->lay.tgt_box, x, y)) { app_state_key(&a->s, t, APP_KEY_EDIT_TARGET); begin_text(a); return; }
+    if (!t) return;
+    if (in_rect(a->lay.prev_btn, x, y)) { app_state_key(&a->s, t, APP_KEY_PREV); return; }
+    if (in_rect(a->lay.next_btn, x, y)) { app_state_key(&a->s, t, APP_KEY_NEXT); return; }
+    for (int i = 0; i < a->lay.n_boxes; i++) {
+        const render_arch_box *b = &a->lay.boxes[i];
+        if (x >= b->x && y >= b->y && x < b->x + b->w && y < b->y + b->h) {
+            // the block's stage in the layer being looked at, if it is on the same side
+            const tf_stage *cur = &t->stages[a->s.stage];
+            char id[80];
+            const char *dot = strchr(b->stage, '.');
+            int same_side = cur->layer >= 0 && dot && !strncmp(b->stage, cur->id, (size_t)(dot - b->stage + 1));
+            const char *rest = dot ? strchr(dot + 1, '.') : NULL;
+            if (same_side && rest && snprintf(id, sizeof id, "%.*s%d%s", (int)(dot - b->stage + 1), b->stage, cur->layer, rest) < (int)sizeof id &&
+                !app_state_goto(&a->s, t, id)) return;
+            if (app_state_goto(&a->s, t, b->stage)) app_state_message(&a->s, 0, "this model has no %s", b->label ? b->label : b->stage);
+            return;
+        }
+    }
+    app_world wd;
+    app_world_of(a, &wd);
+    int row, col;
+    if (!app_view_hit(&a->s, &wd, &a->lay, x, y, &row, &col)) {
+        if (a->s.pin_row == row && a->s.pin_col == col) a->s.pin_row = a->s.pin_col = -1;
+        else { a->s.pin_row = row; a->s.pin_col = col; }
+    }
+}
+
+static void app_event(app *a, const SDL_Event *ev) {
+    const tf_trace *t = a->have_run ? &a->r.trace : NULL;
+    switch (ev->type) {
+    case SDL_KEYDOWN: {
+        if (a->s.editing && edit_key(a, &ev->key.keysym)) break;
+        if (a->s.editing) return; // other keys arrive as text
+        app_key k = key_of(&ev->key.keysym);
+        if (k == APP_KEY_NONE) return;
+        do_actions(a, app_state_key(&a->s, t, k), NULL, NULL);
+        begin_text(a);
+        break;
+    }
+    case SDL_TEXTINPUT:
+        if (!a->s.editing) return;
+        app_state_text(&a->s, ev->text.text);
+        break;
+    case SDL_MOUSEMOTION: {
+        double x = ev->motion.x, y = ev->motion.y;
+        if (a->pressed && !a->dragging && fabs(x - a->drag_x) + fabs(y - a->drag_y) >= 4) a->dragging = 1;
+        if (a->dragging) {
+            a->s.pan_x = a->pan0_x + (x - a->drag_x);
+            a->s.pan_y = a->pan0_y + (y - a->drag_y);
+            break;
+        }
+        app_world wd;
+        app_world_of(a, &wd);
+        int row = -1, col = -1;
+        app_view_hit(&a->s, &wd, &a->lay, x, y, &row, &col);
+        if (row == a->s.hover_row && col == a->s.hover_col) return;
+        a->s.hover_row = row;
+        a->s.hover_col = col;
+        break;
+    }
+    case SDL_MOUSEBUTTONDOWN:
+        if (ev->button.button != SDL_BUTTON_LEFT) return;
+        // In a zoomed view a press may start a drag (pan): decide on release.
+        if (a->s.zoom > 1 && in_rect(a->lay.view, ev->button.x, ev->button.y)) {
+            a->pressed = 1;
+            a->drag_x = ev->button.x;
+            a->drag_y = ev->button.y;
+            a->pan0_x = a->s.pan_x;
+            a->pan0_y = a->s.pan_y;
+            return;
+        }
+        click(a, ev->button.x, ev->button.y);
+        break;
+    case SDL_MOUSEBUTTONUP:
+        if (ev->button.button != SDL_BUTTON_LEFT || !a->pressed) return;
+        if (!a->dragging) click(a, ev->button.x, ev->button.y);
+        a->pressed = a->dragging = 0;
+        break;
+    case SDL_MOUSEWHEEL: {
+        if (!t) return;
+        int mx, my;
+        SDL_GetMouseState(&mx, &my);
+        double old = a->s.zoom;
+        app_state_key(&a->s, t, ev->wheel.y > 0 ? APP_KEY_ZOOM_IN : ev->wheel.y < 0 ? APP_KEY_ZOOM_OUT : APP_KEY_NONE);
+        // keep the point under the mouse where it is
+        double vx = mx - a->lay.view.x, vy = my - a->lay.view.y;
+        if (a->s.zoom != 1) {
+            a->s.pan_x = vx - (vx - a->s.pan_x) * a->s.zoom / old;
+            a->s.pan_y = vy - (vy - a->s.pan_y) * a->s.zoom / old;
+        }
+        break;
+    }
+    case SDL_WINDOWEVENT:
+        if (ev->window.event != SDL_WINDOWEVENT_SIZE_CHANGED && ev->window.event != SDL_WINDOWEVENT_EXPOSED &&
+            ev->window.event != SDL_WINDOWEVENT_RESTORED) return;
+        break;
+    default:
+        return;
+    }
+    a->dirty = 1;
+}
+
+// ---------------------------------------------------------------- scripts (tests, README screenshots)
+// A script is a list of words: key names as SDL spells them ("Right",
+// "Space", "2", "Ctrl+S", "Shift+Tab", "F11"), "type:TEXT" ('_' for a
+// space), "click:X,Y", "move:X,Y", "wheel:N", "resize:WxH", "shot:FILE".
+static int push_word(app *a, const char *w) {
+    SDL_Event ev;
+    memset(&ev, 0, sizeof ev);
+    int x, y;
+    if (!strncmp(w, "type:", 5)) {
+        ev.type = SDL_TEXTINPUT;
+        snprintf(ev.text.text, sizeof ev.text.text, "%s", w + 5);
+        for (char *p = ev.text.text; *p; p++) if (*p == '_') *p = ' ';
+        return SDL_PushEvent(&ev) < 0 ? -1 : 0;
+    }
+    if (sscanf(w, "click:%d,%d", &x, &y) == 2) {
+        ev.type = SDL_MOUSEBUTTONDOWN;
+        ev.button.button = SDL_BUTTON_LEFT;
+        ev.button.x = x;
+        ev.button.y = y;
+        ev.button.clicks = 1;
+        SDL_PushEvent(&ev);
+        ev.type = SDL_MOUSEBUTTONUP;
+        return SDL_PushEvent(&ev) < 0 ? -1 : 0;
+    }
+    if (sscanf(w, "move:%d,%d", &x, &y) == 2) {
+        ev.type = SDL_MOUSEMOTION;
+        ev.motion.x = x;
+        ev.motion.y = y;
+        return SDL_PushEvent(&ev) < 0 ? -1 : 0;
+    }
+    if (sscanf(w, "wheel:%d", &x) == 1) {
+        ev.type = SDL_MOUSEWHEEL;
+        ev.wheel.y = x;
+        return SDL_PushEvent(&ev) < 0 ? -1 : 0;
+    }
+    if (sscanf(w, "resize:%dx%d", &x, &y) == 2) {
+        SDL_SetWindowSize(a->win, x, y);
+        a->dirty = 1;
+        return 0;
+    }
+    if (!strncmp(w, "shot:", 5)) return 1; // handled by the runner, in order
+    const char *name = w;
+    ev.type = SDL_KEYDOWN;
+    for (;;) {
+        if (!strncmp(name, "Ctrl+", 5)) { ev.key.keysym.mod |= KMOD_LCTRL; name += 5; }
+        else if (!strncmp(name, "Shift+", 6)) { ev.key.keysym.mod |= KMOD_LSHIFT; name += 6; }
+        else break;
+    }
+    ev.key.keysym.sym = SDL_GetKeyFromName(name);
+    if (ev.key.keysym.sym == SDLK_UNKNOWN) {
+        cli_error(w, "is not a key name; use names such as Right, Space, 2, Ctrl+S, F11, type:word, click:X,Y");
+        return -1;
+    }
+    return SDL_PushEvent(&ev) < 0 ? -1 : 0;
+}
+
+static void drain(app *a) {
+    SDL_Event ev;
+    while (SDL_PollEvent(&ev)) {
+        if (ev.type == SDL_QUIT) continue;
+        app_event(a, &ev);
+    }
+    if (a->dirty) render_frame(a);
+}
+
+// Runs a script word by word, each word's events handled before the next.
+static int run_script(app *a, const char *script) {
+    char *copy = strdup(script), *save = NULL;
+    int rc = 0;
+    for (char *w = strtok_r(copy, " \t\n", &save); w && !rc && !a->quit; w = strtok_r(NULL, " \t\n", &save)) {
+        int k = push_word(a, w);
+        if (k < 0) rc = 1;
+        else if (k == 1) rc = screenshot(a, w + 5);
+        drain(a);
+    }
+    free(copy);
+    return rc;
+}
+
+static long rss_kb(void) {
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, rss = 0;
+    if (f) { if (fscanf(f, "%ld %ld", &pages, &rss) != 2) rss = 0; fclose(f); }
+    return rss * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+// Thousands of random events: keys, clicks, moves, wheel, text, resizes,
+// sentence changes. Prints the resident memory after a warm-up and at the end.
+static int soak(app *a, long n, unsigned seed) {
+    static const char *keys[] = {"Right", "Left", "Space", "Backspace", "Home", "End", "Up", "Down", "PageUp", "PageDown",
+                                 "1", "2", "3", "8", "0", "N", "D", "C", "[", "]", "=", "-", "F", "P", "H", "F1", "Escape",
+                                 "Tab", "Shift+Tab", "Return", "Left", "Delete", "End"};
+    static const char *words[] = {"type:I", "type:_really", "type:_enjoy", "type:xyz", "type:من", "type:واقعاً", "type:\xF0\x9F\x98\x80"};
+    tf_rng rng;
+    tf_rng_seed(&rng, seed);
+    long marks[11] = {0};
+    char w[64];
+    for (long i = 0; i < n; i++) {
+        unsigned r = (unsigned)(tf_rng_next(&rng) >> 33);
+        int ww, wh;
+        SDL_GetWindowSize(a->win, &ww, &wh);
+        switch (r % 10) {
+        case 0: case 1: case 2: case 3: snprintf(w, sizeof w, "%s", keys[(r >> 4) % (sizeof keys / sizeof *keys)]); break;
+        case 4: snprintf(w, sizeof w, "move:%u,%u", (r >> 4) % (unsigned)ww, (r >> 14) % (unsigned)wh); break;
+        case 5: snprintf(w, sizeof w, "click:%u,%u", (r >> 4) % (unsigned)ww, (r >> 14) % (unsigned)wh); break;
+        case 6: snprintf(w, sizeof w, "wheel:%d", (int)((r >> 4) % 3) - 1); break;
+        case 7: snprintf(w, sizeof w, "%s", words[(r >> 4) % (sizeof words / sizeof *words)]); break;
+        case 8: snprintf(w, sizeof w, "resize:%ux%u", 700 + (r >> 4) % 1000, 500 + (r >> 14) % 600); break;
+        default: snprintf(w, sizeof w, "%s", (r >> 4) % 2 ? "Escape" : "Right"); break;
+        }
+        if (push_word(a, w) < 0) return 1;
+        drain(a);
+        if ((i + 1) % (n / 10 > 0 ? n / 10 : 1) == 0 && (i + 1) / (n / 10 > 0 ? n / 10 : 1) <= 10) marks[(i + 1) / (n / 10 > 0 ? n / 10 : 1)] = rss_kb();
+    }
+    printf("soak: %ld events, resident memory (KB) at each tenth:", n);
+    for (int k = 1; k <= 10; k++) printf(" %ld", marks[k]);
+    printf("\nsoak: %ld KB after the first fifth, %ld KB at the end\n", marks[2], rss_kb());
+    return 0;
+}
+
+// ---------------------------------------------------------------- main
+static const char *app_help =
+    "Usage: tviz [--model M] [--src TEXT] [--tgt TEXT] [--size WxH] [--fullscreen]\n"
+    "            [--keys \"WORDS\"] [--screenshot FILE] [--report] [--quit] [--soak N]\n"
+    "Opens the window on the model and sentence (default: the worked example and\n"
+    "\"" CLI_DEFAULT_SENTENCE "\"). Press ? in the window for the keys.\n"
+    "--keys runs a script of key names (Right, Space, 2, Ctrl+S, Shift+Tab, F11),\n"
+    "type:TEXT ('_' = space), click:X,Y, move:X,Y, wheel:N, resize:WxH, shot:FILE;\n"
+    "--screenshot saves the window afterwards, --report prints what it shows, --quit closes it.\n"
+    "--soak N sends N random events and prints the memory in use before and after.\n";
+
+typedef struct { const char *keys, *shot, *size, *soak; int quit, fullscreen, report; } app_args;
+
+static int app_opt(void *ctx, int argc, char **argv, int *i) {
+    app_args *a = ctx;
+    int k;
+    if ((k = cli_opt(argc, argv, i, "--keys", NULL, &a->keys))) return k;
+    if ((k = cli_opt(argc, argv, i, "--screenshot", NULL, &a->shot))) return k;
+    if ((k = cli_opt(argc, argv, i, "--size", NULL, &a->size))) return k;
+    if ((k = cli_opt(argc, argv, i, "--soak", NULL, &a->soak))) return k;
+    if (!strcmp(argv[*i], "--quit")) { a->quit = 1; return 1; }
+    if (!strcmp(argv[*i], "--fullscreen")) { a->fullscreen = 1; return 1; }
+    if (!strcmp(argv[*i], "--report")) { a->report = 1; return 1; }
+    return 0;
+}
+
+int app_main(int argc, char **argv) {
+    // Frames are large blocks freed and allocated again at other sizes as the
+    // window is resized: a fixed mmap threshold returns them to the system
+    // instead of letting glibc's adaptive one keep them in a fragmenting heap.
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    app_args args = {0};
+    cli_run c;
+    // A missing model or a bad sentence is shown in the window too, but the
+    // options and the model come first: a wrong option is a plain error.
+    int rc = cli_run_start(&c, argc, argv, "tviz", app_help, 0, 0, app_opt, &args);
+    if (rc == 2) return 0;
+    if (rc) return 1;
+    int ww = 1440, wh = 900;
+    if (args.size && (sscanf(args.size, "%dx%d", &ww, &wh) != 2 || ww < 320 || wh < 240 || ww > 16384 || wh > 16384)) {
+        cli_run_end(&c);
+        return cli_error("--size", "\"%s\" is not WIDTHxHEIGHT (at least 320x240), e.g. 1440x900", args.size);
+    }
+    long soak_n = 0;
+    if (args.soak && ((soak_n = strtol(args.soak, NULL, 10)) <= 0)) { cli_run_end(&c); return cli_error("--soak", "needs a number of events"); }
+    // Without a display SDL may fall back to a headless driver and "succeed":
+    // only use one of those when asked to (SDL_VIDEODRIVER=dummy, for tests).
+    const char *asked = getenv("SDL_VIDEODRIVER");
+    const char *x11 = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
+    int no_display = !asked && !(x11 && *x11) && !(wl && *wl); // say so before SDL's own probing prints anything
+    no_display = no_display || SDL_Init(SDL_INIT_VIDEO) != 0;
+    const char *drv = no_display ? NULL : SDL_GetCurrentVideoDriver();
+    if (!no_display && !asked && drv && (!strcmp(drv, "offscreen") || !strcmp(drv, "dummy") || !strcmp(drv, "evdev"))) no_display = 1;
+    if (no_display) {
+        cli_run_end(&c);
+        if (drv) SDL_Quit();
+        return cli_error(NULL, "cannot open a window: no display (is DISPLAY or WAYLAND_DISPLAY set?); tviz needs one for the "
+                               "window, while tviz walk and tviz export work without one");
+    }
+    app *a = calloc(1, sizeof *a);
+    if (!a) { SDL_Quit(); cli_run_end(&c); return cli_error(NULL, "out of memory"); }
+    a->m = c.m;
+    a->r = c.r;
+    a->have_model = a->have_run = 1;
+    snprintf(a->model_path, sizeof a->model_path, "%s", c.path);
+    const char *base = strrchr(c.path, '/');
+    snprintf(a->model_name, sizeof a->model_name, "%.200s", base ? base + 1 : c.path);
+    app_state_init(&a->s, c.src, c.tgt);
+    app_state_attach(&a->s, &a->r.trace);
+    if (a->r.n_src_unk + a->r.n_tgt_unk) app_state_message(&a->s, 0, "unknown words are read as <unk> (see the panel)");
+    SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0");
+    a->win = SDL_CreateWindow("tviz — the Transformer, one operation at a time", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, ww, wh,
+                              SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI | (args.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0));
+    a->ren = a->win ? SDL_CreateRenderer(a->win, -1, 0) : NULL;
+    if (!a->ren) {
+        rc = cli_error(NULL, "cannot open a window: %s", SDL_GetError());
+        goto done;
+    }
+    a->s.fullscreen = args.fullscreen;
+    SDL_StopTextInput();
+    render_frame(a);
+    if (args.keys && run_script(a, args.keys)) { rc = 1; goto done; }
+    if (soak_n && soak(a, soak_n, 1)) { rc = 1; goto done; }
+    if (args.shot && screenshot(a, args.shot)) { rc = 1; goto done; }
+    if (args.report) { // what a script left on screen, for tests
+        const tf_trace *t = &a->r.trace;
+        int w, h;
+        SDL_GetWindowSize(a->win, &w, &h);
+        printf("stage=%s view=%s head=%d zoom=%.2f pinned=%d,%d hover=%d,%d editing=%d size=%dx%d presentation=%d contrast=%d help=%d decode=%d/%d\n"
+               "src=%s\ntgt=%s\ndecoded=", t->stages[a->s.stage].id, render_view_name(app_state_view(&a->s, t)),
+               t->stages[a->s.stage].head, a->s.zoom, a->s.pin_row, a->s.pin_col, a->s.hover_row, a->s.hover_col, a->s.editing, w, h,
+               a->s.presentation, a->s.high_contrast, a->s.help, a->r.T, a->s.decode_step ? a->s.decode_full : a->r.T, a->s.src, a->s.tgt);
+        for (int i = 0; i < a->r.T; i++) printf("%s%s", i ? " " : "", t->tgt_labels[i]);
+        printf("\nmessage=%s\n", a->s.message);
+        fflush(stdout);
+    }
+    if (args.quit) goto done;
+    SDL_Event ev;
+    while (SDL_WaitEvent(&ev)) {
+        if (ev.type == SDL_QUIT) break;
+        app_event(a, &ev);
+        while (SDL_PollEvent(&ev)) {
+            if (ev.type == SDL_QUIT) goto done;
+            app_event(a, &ev);
+        }
+        if (a->quit) break;
+        if (a->dirty) render_frame(a);
+    }
+done:
+    if (a->tex) SDL_DestroyTexture(a->tex);
+    if (a->surf) cairo_surface_destroy(a->surf);
+    if (a->ren) SDL_DestroyRenderer(a->ren);
+    if (a->win) SDL_DestroyWindow(a->win);
+    SDL_Quit();
+    if (a->have_run) tf_run_free(&a->r);
+    if (a->have_model) tf_model_free(&a->m);
+    free(a);
+    return rc;
+}

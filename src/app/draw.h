@@ -1,0 +1,39 @@
+// draw.h — the window's picture, drawn from the view state onto any cairo
+// context (no SDL): navigator, stage view, text panel, sentence bar, status
+// line, help overlay. Also where things are, for mouse input.
+#ifndef APP_DRAW_H
+#define APP_DRAW_H
+
+#include "state.h"
+
+#define APP_MAX_BOXES 64
+
+typedef struct {
+    double x, y, w, h;
+} app_rect;
+
+typedef struct {
+    const tf_model *m;
+    const tf_run *r;           // NULL while there is no trace (a model failed to load)
+    const char *model_name;    // for the status line
+    const char *load_error;    // shown in place of the view when there is no trace
+} app_world;
+
+// Where the last frame put things (filled by app_draw).
+typedef struct {
+    app_rect view;             // the stage view (before zoom)
+    app_rect nav;              // the architecture navigator
+    app_rect src_box, tgt_box; // the sentence fields
+    app_rect prev_btn, next_btn;
+    render_arch_box boxes[APP_MAX_BOXES];
+    int n_boxes;
+} app_layout;
+
+// Options the renderer should use for the state (theme, text scale, selection).
+render_opts app_render_opts(const app_state *s);
+// Draws the whole window of w × h units (points; the caller scales for HiDPI).
+void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, double h, app_layout *lay);
+// The cell of the stage view under window point (x, y), honouring zoom and pan; 0 if there is one.
+int app_view_hit(const app_state *s, const app_world *wd, const app_layout *lay, double x, double y, int *row, int *col);
+
+#endif

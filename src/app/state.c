@@ -1,0 +1,206 @@
+// state.c — the window's view state and every change input makes to it.
+#include "state.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void app_state_init(app_state *s, const char *src, const char *tgt) {
+    memset(s, 0, sizeof *s);
+    s->zoom = 1;
+    s->hover_row = s->hover_col = s->pin_row = s->pin_col = -1;
+    snprintf(s->src, sizeof s->src, "%s", src);
+    snprintf(s->tgt, sizeof s->tgt, "%s", tgt ? tgt : "");
+}
+
+void app_state_message(app_state *s, int error, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->message, sizeof s->message, fmt, ap);
+    va_end(ap);
+    s->message_is_error = error;
+}
+
+static void set_stage(app_state *s, const tf_trace *t, int i) {
+    if (i < 0) i = 0;
+    if (i >= t->n) i = t->n - 1;
+    if (i != s->stage) { s->pin_row = s->pin_col = -1; s->zoom = 1; s->pan_x = s->pan_y = 0; }
+    s->stage = i;
+    snprintf(s->stage_id, sizeof s->stage_id, "%s", t->stages[i].id);
+}
+
+void app_state_attach(app_state *s, const tf_trace *t) {
+    int i = s->stage_id[0] ? tf_trace_find(t, s->stage_id) : 0;
+    if (i < 0) i = s->stage < t->n ? s->stage : t->n - 1; // e.g. a layer that no longer exists
+    s->stage = -1;
+    set_stage(s, t, i);
+}
+
+int app_state_goto(app_state *s, const tf_trace *t, const char *id) {
+    int i = tf_trace_find(t, id);
+    if (i < 0) return -1;
+    set_stage(s, t, i);
+    return 0;
+}
+
+// The id of the current stage with its layer (or head) number replaced.
+// ids look like "enc.2.self_attn.head.1.weights".
+static int with_number(const tf_trace *t, const tf_stage *st, int which, int value) {
+    char id[80];
+    const char *p = st->id;
+    if (which == 0) { // layer: the number after the first dot
+        const char *dot = strchr(p, '.');
+        const char *rest = dot ? strchr(dot + 1, '.') : NULL;
+        if (!rest) return -1;
+        snprintf(id, sizeof id, "%.*s.%d%s", (int)(dot - p), p, value, rest);
+    } else {
+        const char *h = strstr(p, ".head.");
+        const char *rest = h ? strchr(h + 6, '.') : NULL;
+        if (!rest) return -1;
+        snprintf(id, sizeof id, "%.*s.head.%d%s", (int)(h - p), p, value, rest);
+    }
+    return tf_trace_find(t, id);
+}
+
+static void layer_step(app_state *s, const tf_trace *t, int d) {
+    const tf_stage *st = &t->stages[s->stage];
+    if (st->layer < 0) { app_state_message(s, 0, "%s is not inside a layer; ↑ ↓ move between layers", st->id); return; }
+    int i = with_number(t, st, 0, st->layer + d);
+    if (i < 0) app_state_message(s, 0, "this is the %s layer", d > 0 ? "last" : "first");
+    else set_stage(s, t, i);
+}
+
+static void head_go(app_state *s, const tf_trace *t, int h) {
+    const tf_stage *st = &t->stages[s->stage];
+    int i = -1;
+    if (st->head >= 0) i = with_number(t, st, 1, h);
+    else if (st->layer >= 0) { // into this layer's (first) attention
+        char id[80];
+        snprintf(id, sizeof id, "%s.%d.%s.head.%d.weights", st->part == TF_PART_DEC ? "dec" : "enc", st->layer,
+                 strstr(st->id, "cross_attn") ? "cross_attn" : "self_attn", h);
+        i = tf_trace_find(t, id);
+    }
+    if (i < 0) { app_state_message(s, 0, "there is no head %d here", h + 1); return; }
+    s->all_heads = 0;
+    set_stage(s, t, i);
+}
+
+static void jump_attention(app_state *s, const tf_trace *t, const char *side, const char *kind) {
+    const tf_stage *st = &t->stages[s->stage];
+    char id[80];
+    snprintf(id, sizeof id, "%s.%d.%s.head.%d.weights", side, st->layer > 0 ? st->layer : 0, kind, st->head > 0 ? st->head : 0);
+    if (app_state_goto(s, t, id)) {
+        snprintf(id, sizeof id, "%s.0.%s.head.0.weights", side, kind);
+        app_state_goto(s, t, id);
+    }
+}
+
+static void begin_edit(app_state *s, int field) {
+    s->editing = field;
+    snprintf(s->edit, sizeof s->edit, "%s", field == 1 ? s->src : s->tgt);
+    s->cursor = (int)strlen(s->edit);
+}
+
+app_do app_state_key(app_state *s, const tf_trace *t, app_key k) {
+    if (!t || t->n == 0) return k == APP_KEY_QUIT ? APP_DO_QUIT : APP_DO_NOTHING;
+    if (s->help && k != APP_KEY_QUIT && k != APP_KEY_FULLSCREEN) { s->help = 0; if (k == APP_KEY_HELP || k == APP_KEY_ESCAPE) return APP_DO_NOTHING; }
+    s->message[0] = 0;
+    switch (k) {
+    case APP_KEY_NEXT: set_stage(s, t, s->stage + 1); break;
+    case APP_KEY_PREV: set_stage(s, t, s->stage - 1); break;
+    case APP_KEY_FIRST: set_stage(s, t, 0); break;
+    case APP_KEY_LAST: set_stage(s, t, t->n - 1); break;
+    case APP_KEY_LAYER_UP: layer_step(s, t, +1); break;
+    case APP_KEY_LAYER_DOWN: layer_step(s, t, -1); break;
+    case APP_KEY_ALL_HEADS:
+        if (t->stages[s->stage].head < 0) app_state_message(s, 0, "0 shows every head of an attention stage; go to one first (N, D or C)");
+        else s->all_heads = !s->all_heads;
+        break;
+    case APP_KEY_ENCODER: jump_attention(s, t, "enc", "self_attn"); break;
+    case APP_KEY_DECODER: jump_attention(s, t, "dec", "self_attn"); break;
+    case APP_KEY_CROSS: jump_attention(s, t, "dec", "cross_attn"); break;
+    case APP_KEY_STEP_BACK:
+    case APP_KEY_STEP_FORWARD: {
+        if (s->tgt[0]) { app_state_message(s, 0, "[ and ] step through greedy decoding; clear the target sentence (Shift+Tab) to decode"); break; }
+        if (!s->decode_step) s->decode_full = t->T; // <bos> + every decoded token
+        int cur = s->decode_step ? s->decode_step : s->decode_full;
+        int next = cur + (k == APP_KEY_STEP_FORWARD ? 1 : -1);
+        if (next < 1 || next > s->decode_full) {
+            app_state_message(s, 0, next < 1 ? "this is the first decoding step" : "decoding is complete");
+            break;
+        }
+        s->decode_step = next == s->decode_full ? 0 : next;
+        return APP_DO_RERUN;
+    }
+    case APP_KEY_ZOOM_IN: s->zoom = s->zoom * 1.25 > 32 ? 32 : s->zoom * 1.25; break;
+    case APP_KEY_ZOOM_OUT: s->zoom = s->zoom / 1.25 < 1 ? 1 : s->zoom / 1.25; if (s->zoom == 1) s->pan_x = s->pan_y = 0; break;
+    case APP_KEY_FIT: s->zoom = 1; s->pan_x = s->pan_y = 0; break;
+    case APP_KEY_FULLSCREEN: s->fullscreen = !s->fullscreen; return APP_DO_FULLSCREEN;
+    case APP_KEY_PRESENT: s->presentation = !s->presentation; break;
+    case APP_KEY_CONTRAST: s->high_contrast = !s->high_contrast; break;
+    case APP_KEY_HELP: s->help = 1; break;
+    case APP_KEY_EDIT_SOURCE: begin_edit(s, 1); break;
+    case APP_KEY_EDIT_TARGET: begin_edit(s, 2); break;
+    case APP_KEY_EXPORT: return APP_DO_EXPORT;
+    case APP_KEY_ESCAPE:
+        if (s->editing) s->editing = 0;
+        else if (s->pin_row >= 0) s->pin_row = s->pin_col = -1;
+        else if (s->zoom != 1) { s->zoom = 1; s->pan_x = s->pan_y = 0; }
+        break;
+    case APP_KEY_QUIT: return APP_DO_QUIT;
+    default:
+        if (k >= APP_KEY_HEAD_1 && k <= APP_KEY_HEAD_8) head_go(s, t, k - APP_KEY_HEAD_1);
+        break;
+    }
+    return APP_DO_NOTHING;
+}
+
+// ---------------------------------------------------------------- typing
+void app_state_text(app_state *s, const char *utf8) {
+    size_t n = strlen(utf8), len = strlen(s->edit);
+    if (!s->editing || len + n + 1 > sizeof s->edit) return;
+    memmove(s->edit + s->cursor + n, s->edit + s->cursor, len - (size_t)s->cursor + 1);
+    memcpy(s->edit + s->cursor, utf8, n);
+    s->cursor += (int)n;
+}
+
+static int is_cont(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
+
+void app_state_backspace(app_state *s) {
+    if (!s->editing || s->cursor == 0) return;
+    int start = s->cursor - 1;
+    while (start > 0 && is_cont(s->edit[start])) start--;
+    memmove(s->edit + start, s->edit + s->cursor, strlen(s->edit) - (size_t)s->cursor + 1);
+    s->cursor = start;
+}
+
+void app_state_delete(app_state *s) {
+    if (!s->editing || !s->edit[s->cursor]) return;
+    int end = s->cursor + 1;
+    while (s->edit[end] && is_cont(s->edit[end])) end++;
+    memmove(s->edit + s->cursor, s->edit + end, strlen(s->edit) - (size_t)end + 1);
+}
+
+void app_state_cursor(app_state *s, int delta, int to_end) {
+    if (!s->editing) return;
+    int len = (int)strlen(s->edit);
+    if (to_end) { s->cursor = delta < 0 ? 0 : len; return; }
+    if (delta < 0 && s->cursor > 0) do s->cursor--; while (s->cursor > 0 && is_cont(s->edit[s->cursor]));
+    if (delta > 0 && s->cursor < len) do s->cursor++; while (s->cursor < len && is_cont(s->edit[s->cursor]));
+}
+
+app_do app_state_commit(app_state *s) {
+    if (!s->editing) return APP_DO_NOTHING;
+    if (s->editing == 1) snprintf(s->src, sizeof s->src, "%s", s->edit);
+    else snprintf(s->tgt, sizeof s->tgt, "%s", s->edit);
+    s->editing = 0;
+    s->decode_step = 0;
+    return APP_DO_RERUN;
+}
+
+render_view app_state_view(const app_state *s, const tf_trace *t) {
+    if (!t || s->stage < 0 || s->stage >= t->n) return RENDER_VIEW_ARCHITECTURE;
+    if (s->all_heads && t->stages[s->stage].head >= 0) return RENDER_VIEW_HEADS;
+    return render_view_for(t, s->stage);
+}

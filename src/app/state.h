@@ -1,0 +1,71 @@
+// state.h — what the window shows, as a plain struct. Input handling
+// (app_state_key and friends) is the only thing that changes it; drawing
+// only reads it. No SDL here, so it is tested on its own.
+#ifndef APP_STATE_H
+#define APP_STATE_H
+
+#include "../model/tf.h"
+#include "../render/render.h"
+
+#define APP_TEXT_MAX 512
+
+typedef enum {
+    APP_KEY_NONE,
+    APP_KEY_NEXT, APP_KEY_PREV,            // → Space / ← Backspace
+    APP_KEY_FIRST, APP_KEY_LAST,           // Home / End
+    APP_KEY_LAYER_UP, APP_KEY_LAYER_DOWN,  // ↑ PgUp / ↓ PgDn: the same stage one layer up / down
+    APP_KEY_HEAD_1, APP_KEY_HEAD_2, APP_KEY_HEAD_3, APP_KEY_HEAD_4,
+    APP_KEY_HEAD_5, APP_KEY_HEAD_6, APP_KEY_HEAD_7, APP_KEY_HEAD_8,
+    APP_KEY_ALL_HEADS,                     // 0
+    APP_KEY_ENCODER, APP_KEY_DECODER, APP_KEY_CROSS, // N D C: first self-attention of the encoder, decoder, cross-attention
+    APP_KEY_STEP_BACK, APP_KEY_STEP_FORWARD,         // [ ]: greedy decoding one token less / more
+    APP_KEY_ZOOM_IN, APP_KEY_ZOOM_OUT, APP_KEY_FIT,  // + - F
+    APP_KEY_FULLSCREEN, APP_KEY_PRESENT, APP_KEY_CONTRAST, APP_KEY_HELP, // F11 P H ?
+    APP_KEY_EDIT_SOURCE, APP_KEY_EDIT_TARGET,        // Tab / Shift+Tab: type a sentence
+    APP_KEY_EXPORT,                                   // Ctrl+S / E
+    APP_KEY_ESCAPE, APP_KEY_QUIT,                     // Esc, Ctrl+Q
+} app_key;
+
+// What a key asks of the program beyond the state: rerun the model, export,
+// toggle fullscreen. app.c carries these out.
+typedef enum { APP_DO_NOTHING = 0, APP_DO_RERUN = 1, APP_DO_EXPORT = 2, APP_DO_FULLSCREEN = 4, APP_DO_QUIT = 8 } app_do;
+
+typedef struct {
+    int stage;                 // index into the trace
+    char stage_id[80];         // kept across reruns: the view stays on the same stage
+    int all_heads;             // show every head of an attention stage side by side
+    double zoom, pan_x, pan_y; // of the central view; zoom 1 = fit
+    int hover_row, hover_col;  // the cell under the mouse, -1 if none
+    int pin_row, pin_col;      // the cell whose arithmetic is pinned, -1 if none
+    int presentation;          // larger type
+    int high_contrast;
+    int fullscreen;
+    int help;                  // the keyboard help overlay
+    int editing;               // 0, or 1 / 2 while typing the source / target sentence
+    char edit[APP_TEXT_MAX];   // the text being typed
+    int cursor;                // byte offset in edit
+    char src[APP_TEXT_MAX];    // the sentences the trace was made from
+    char tgt[APP_TEXT_MAX];    // "" = greedy decoding
+    int decode_step;           // greedy decoding: decoder input tokens shown, <bos> included (0 = all)
+    int decode_full;           // tokens of the complete greedy decoding
+    char message[300];         // a line for the status bar (errors, "saved to …")
+    int message_is_error;
+} app_state;
+
+void app_state_init(app_state *s, const char *src, const char *tgt);
+// After a (re)run: find the remembered stage in the new trace (or the nearest).
+void app_state_attach(app_state *s, const tf_trace *t);
+app_do app_state_key(app_state *s, const tf_trace *t, app_key k);
+// Text input while editing: insert UTF-8 at the cursor / move / delete.
+void app_state_text(app_state *s, const char *utf8);
+void app_state_backspace(app_state *s);
+void app_state_delete(app_state *s);
+void app_state_cursor(app_state *s, int delta, int to_end); // ±1 code point, or to an end
+app_do app_state_commit(app_state *s); // Enter while editing: the new sentence
+// Jump to a stage by id (the navigator's blocks); 0 if it exists.
+int app_state_goto(app_state *s, const tf_trace *t, const char *id);
+void app_state_message(app_state *s, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+// The view the centre panel shows for the current state.
+render_view app_state_view(const app_state *s, const tf_trace *t);
+
+#endif

@@ -1,0 +1,787 @@
+// arith.c — the arithmetic behind one cell of a stage, with the numbers read
+// from the trace: the q·k terms of a score, the softmax of a row, LayerNorm's
+// mean and variance, the sine of a positional encoding. Nothing is taken from
+// a recomputed forward pass; every input is the cell of another stage (found
+// by id), or a model weight when the model is given.
+// Letters: S, T, C, H, D, F, V as in tf.h.
+#include "render.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define LINE_BYTES 200 // one line of render_arith_lines, NUL included
+#define MAX_LINES 48   // more than any card needs
+#define MAX_TERMS 8    // a sum of up to 8 terms is shown in full, a longer one as 6 terms and "…"
+#define HEAD_TERMS 6   // the terms shown of a longer sum
+
+// What a line is, for the card's typography.
+enum { K_HEAD, K_TEXT, K_NOTE, K_MATH, K_TERM, K_PICK, K_RESULT }; // K_PICK: the term of this cell
+
+typedef struct {
+    int kind;
+    char text[LINE_BYTES];
+} arith_line;
+
+typedef struct {
+    const tf_trace *t;
+    const tf_model *m;   // NULL when unknown or not the model of this trace
+    const tf_stage *s;
+    int row, col;
+    char layer[16];      // "enc.0." / "dec.1.", or ""
+    char attn[48];       // "dec.0.cross_attn.", or ""
+    arith_line *out;
+    int n, max;
+} card;
+
+// A short string returned by value: a formatted number, a subscript, a quoted label.
+typedef struct { char s[192]; } str;
+
+// ---------------------------------------------------------------- formatting
+// Copies at most n bytes of src without cutting a UTF-8 character; 1 if cut.
+static int utf8_copy(char *dst, const char *src, size_t n) {
+    size_t len = strlen(src);
+    int cut = len > n;
+    if (cut) {
+        len = n;
+        while (len > 0 && ((unsigned char)src[len] & 0xC0) == 0x80) len--;
+    }
+    memcpy(dst, src, len);
+    dst[len] = 0;
+    return cut;
+}
+
+static const char *const superscript[10] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+
+// A value with 4 decimals (render_format_value); exactly 0 as "0" (a masked
+// weight, a ReLU cut); tiny values as 6.14×10⁻⁶ so they do not read as 0.
+static str num(double v) {
+    str r;
+    double a = fabs(v);
+    if (v == 0) {
+        snprintf(r.s, sizeof r.s, "0");
+        return r;
+    }
+    if (!(a < 5e-4)) {
+        render_format_value((float)v, r.s, sizeof r.s, 4);
+        return r;
+    }
+    int e = (int)floor(log10(a));
+    double mant = v / pow(10, e);
+    if (fabs(mant) >= 9.995) { mant /= 10; e++; }
+    char m[16];
+    render_format_value((float)mant, m, sizeof m, 2);
+    char *dot = strchr(m, '.'), *end = m + strlen(m);
+    while (dot && end > dot + 1 && end[-1] == '0') *--end = 0; // 1.50 -> 1.5, 1.00 -> 1
+    if (dot && end == dot + 1) *dot = 0;
+    int k = snprintf(r.s, sizeof r.s, "%s×10⁻", m);
+    char digits[16];
+    snprintf(digits, sizeof digits, "%d", -e);
+    for (const char *d = digits; *d && k < (int)sizeof r.s - 4; d++) k += snprintf(r.s + k, sizeof r.s - (size_t)k, "%s", superscript[*d - '0']);
+    return r;
+}
+
+// "a − b", with a negative b in parentheses: "0.5 − (−0.2)".
+static str minus(double a, double b) {
+    str r;
+    snprintf(r.s, sizeof r.s, b < 0 ? "%s − (%s)" : "%s − %s", num(a).s, num(b).s);
+    return r;
+}
+
+// n as subscript digits: 12 -> "₁₂".
+static str sub(int n) {
+    str r;
+    char digits[16];
+    snprintf(digits, sizeof digits, "%d", n);
+    size_t k = 0;
+    for (const char *d = digits; *d; d++) {
+        r.s[k++] = '\xE2'; r.s[k++] = '\x82'; r.s[k++] = (char)(0x80 + (*d - '0'));
+    }
+    r.s[k] = 0;
+    return r;
+}
+
+// Two indices as a subscript pair: "₂,₀".
+static str sub2(int i, int j) {
+    str r = sub(i);
+    size_t k = strlen(r.s);
+    r.s[k++] = ',';
+    strcpy(r.s + k, sub(j).s); // at most 2 × 30 bytes
+    return r;
+}
+
+// A token in quotes. A label that is not plain ASCII (Persian, Arabic, …)
+// sits in a first-strong isolate (U+2068 … U+2069), so a right-to-left word
+// is a run of its own and does not reorder the formula around it.
+static str quoted(const char *label) {
+    char core[36];
+    int cut = utf8_copy(core, label, 28);
+    int ascii = 1;
+    for (const char *p = core; *p; p++) if ((unsigned char)*p >= 0x80) ascii = 0;
+    str r;
+    snprintf(r.s, sizeof r.s, ascii ? "“%s%s”" : "“\u2068%s%s\u2069”", core, cut ? "…" : "");
+    return r;
+}
+
+static str token(const card *c, tf_axis axis, int i) {
+    char buf[16];
+    return quoted(tf_axis_label(c->t, axis, i, buf, sizeof buf));
+}
+
+// Appends a line (cut at a character boundary with "…" if too long).
+__attribute__((format(printf, 3, 4))) static void put(card *c, int kind, const char *fmt, ...) {
+    if (c->n >= c->max) return;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    arith_line *l = &c->out[c->n++];
+    l->kind = kind;
+    if (utf8_copy(l->text, buf, LINE_BYTES - 4)) strcat(l->text, "…");
+}
+
+// ---------------------------------------------------------------- the stages a cell depends on
+static float at(const tf_stage *s, int r, int col) { return s->data[(size_t)r * s->cols + col]; }
+
+// The stage with this id; NULL (and a line saying so) when the trace lacks it.
+__attribute__((format(printf, 2, 3))) static const tf_stage *find(card *c, const char *fmt, ...) {
+    char id[96];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(id, sizeof id, fmt, ap);
+    va_end(ap);
+    int k = tf_trace_find(c->t, id);
+    if (k < 0) put(c, K_NOTE, "(%s is not in this trace, so this step cannot be shown)", id);
+    return k < 0 ? NULL : &c->t->stages[k];
+}
+
+// The last layer's stage called name on a side ("enc", "norm2"): what the final norm reads.
+static const tf_stage *last_layer(card *c, const char *side, const char *name) {
+    char id[48];
+    int k = -1;
+    for (int l = 0;; l++) {
+        snprintf(id, sizeof id, "%s.%d.%s", side, l, name);
+        int f = tf_trace_find(c->t, id);
+        if (f < 0) break;
+        k = f;
+    }
+    if (k < 0) put(c, K_NOTE, "(no %s.*.%s in this trace, so this step cannot be shown)", side, name);
+    return k < 0 ? NULL : &c->t->stages[k];
+}
+
+// What a side hands on: its final norm if the model has one, else the last layer's output.
+static const tf_stage *side_output(card *c, int enc) {
+    int k = tf_trace_find(c->t, enc ? "enc.norm" : "dec.norm");
+    return k >= 0 ? &c->t->stages[k] : last_layer(c, enc ? "enc" : "dec", enc ? "norm2" : "norm3");
+}
+
+// The input of the current layer: the embeddings plus PE for layer 0, else the previous layer's output.
+static const tf_stage *layer_input(card *c) {
+    int enc = c->s->part == TF_PART_ENC;
+    if (c->s->layer == 0) return find(c, enc ? "src.input" : "tgt.input");
+    return find(c, "%s.%d.%s", enc ? "enc" : "dec", c->s->layer - 1, enc ? "norm2" : "norm3");
+}
+
+static const tf_layer_w *layer_weights(const card *c) {
+    if (!c->m || c->s->layer < 0) return NULL;
+    if (c->s->part == TF_PART_ENC) return c->s->layer < c->m->cfg.L_enc ? &c->m->enc[c->s->layer] : NULL;
+    return c->s->layer < c->m->cfg.L_dec ? &c->m->dec[c->s->layer] : NULL;
+}
+
+// d_k: the width of one head's output.
+static int head_dim(card *c, int h) {
+    const tf_stage *o = find(c, "%shead.%d.out", c->attn, h);
+    return o ? o->cols : 0;
+}
+
+// "[0.1000, −0.2000, …]": row r of s, all of it up to MAX_TERMS values, else the first few.
+static str row_values(const tf_stage *s, int r) {
+    str out;
+    int n = s->cols <= MAX_TERMS ? s->cols : 5;
+    size_t k = (size_t)snprintf(out.s, sizeof out.s, "[");
+    for (int i = 0; i < n && k < sizeof out.s; i++)
+        k += (size_t)snprintf(out.s + k, sizeof out.s - k, "%s%s", i ? ", " : "", num(at(s, r, i)).s);
+    if (k < sizeof out.s) snprintf(out.s + k, sizeof out.s - k, "%s]", n < s->cols ? ", …" : "");
+    return out;
+}
+
+// "0.1000 + 0.2000 − 0.3000": the values joined with their signs.
+static str joined(const double *v, int k) {
+    str r;
+    size_t used = 0;
+    r.s[0] = 0;
+    for (int i = 0; i < k && used < sizeof r.s; i++)
+        used += (size_t)snprintf(r.s + used, sizeof r.s - used, "%s%s", v[i] < 0 ? (i ? " − " : "−") : (i ? " + " : ""),
+                                 num(fabs(v[i])).s);
+    return r;
+}
+
+// A sum of k terms (the first MAX_TERMS of them in first) ending in total:
+// "lhs = t₀ + t₁ + t₂ = total", or "lhs = Σ of the 64 terms = total".
+static void put_sum(card *c, int kind, const char *lhs, const double *first, int k, double total) {
+    if (k <= MAX_TERMS) put(c, kind, "%s = %s = %s", lhs, joined(first, k).s, num(total).s);
+    else put(c, kind, "%s = Σ of the %d terms = %s", lhs, k, num(total).s);
+}
+
+// One term of a long sum: all of them up to MAX_TERMS, else the first few and "…".
+static int show_term(card *c, int d, int n) {
+    if (n <= MAX_TERMS || d < HEAD_TERMS) return 1;
+    if (d == HEAD_TERMS) put(c, K_TERM, "… and %d more terms", n - HEAD_TERMS);
+    return 0;
+}
+
+// ---------------------------------------------------------------- attention
+// scores[i][j] = Σ_d q[i][hD+d] · k[j][hD+d]
+static void arith_scores(card *c) {
+    const tf_stage *q = find(c, "%sq", c->attn), *k = find(c, "%sk", c->attn);
+    int h = c->s->head, D = head_dim(c, h), i = c->row, j = c->col;
+    if (!q || !k || D <= 0) return;
+    put(c, K_TEXT, "Query %s against key %s: the dot product of q = row %d of Q and k = row %d of K, in head %d's columns %d…%d.",
+        token(c, c->s->row_axis, i).s, token(c, c->s->col_axis, j).s, i, j, h, h * D, h * D + D - 1);
+    if (c->s->cross) put(c, K_NOTE, "Cross-attention: the query comes from the decoder (%sq), the key from the encoder output (%sk).", c->attn, c->attn);
+    else put(c, K_NOTE, "Q and K are the stages %sq and %sk.", c->attn, c->attn);
+    double first[MAX_TERMS];
+    for (int d = 0; d < D; d++) {
+        float a = at(q, i, h * D + d), b = at(k, j, h * D + d);
+        if (d < MAX_TERMS) first[d] = (double)a * b;
+        if (show_term(c, d, D))
+            put(c, K_TERM, "q%s·k%s = %s × %s = %s", sub(d).s, sub(d).s, num(a).s, num(b).s, num((double)a * b).s);
+    }
+    put_sum(c, K_RESULT, "q·k", first, D, at(c->s, i, j));
+}
+
+// scaled = scores / √d_k
+static void arith_scaled(card *c) {
+    const tf_stage *sc = find(c, "%shead.%d.scores", c->attn, c->s->head);
+    int D = head_dim(c, c->s->head);
+    if (!sc || D <= 0) return;
+    float score = at(sc, c->row, c->col);
+    put(c, K_MATH, "score q·k = %s   (%shead.%d.scores)", num(score).s, c->attn, c->s->head);
+    put(c, K_MATH, "d_k = %d,   √d_k = %s", D, num(sqrt(D)).s);
+    put(c, K_RESULT, "%s ÷ %s = %s", num(score).s, num(sqrt(D)).s, num(at(c->s, c->row, c->col)).s);
+    put(c, K_NOTE, "Why divide: if the d_k components of q and k are independent with mean 0 and variance 1, "
+                   "q·k has mean 0 and variance d_k.");
+    put(c, K_NOTE, "Large scores would push softmax into regions with tiny gradients; ÷ √d_k brings the variance back "
+                   "to 1 (paper §3.2.1, footnote 4).");
+}
+
+// masked = −∞ where key j > query i in the decoder's self-attention, else scaled
+static void arith_masked(card *c) {
+    const tf_stage *ss = find(c, "%shead.%d.scaled", c->attn, c->s->head);
+    if (!ss) return;
+    int i = c->row, j = c->col;
+    str scaled = num(at(ss, i, j)), q = token(c, c->s->row_axis, i), k = token(c, c->s->col_axis, j);
+    if (c->s->part == TF_PART_DEC && !c->s->cross) {
+        if (j > i) {
+            put(c, K_TEXT, "−∞ because key %d %s comes after query %d %s (causal mask): position %d may not look ahead.", j, k.s, i, q.s, i);
+            put(c, K_MATH, "scaled score %s  →  −∞", scaled.s);
+            put(c, K_RESULT, "masked%s = −∞", sub2(i, j).s);
+            put(c, K_NOTE, "exp(−∞) = 0, so after softmax this key gets weight exactly 0: while predicting the word "
+                           "after %s, the decoder cannot peek at the words that follow it.", q.s);
+            return;
+        }
+        put(c, K_TEXT, "Key %d %s does not come after query %d %s, so the causal mask keeps this score.", j, k.s, i, q.s);
+        put(c, K_NOTE, "Only keys after the query (j > i, above the diagonal) become −∞.");
+    } else {
+        put(c, K_TEXT, "Nothing is masked here: %s", c->s->cross ? "every target position may look at every source word."
+                                                              : "the encoder sees the whole source sentence (one sentence has no padding).");
+    }
+    put(c, K_RESULT, "masked%s = scaled%s = %s", sub2(i, j).s, sub2(i, j).s, num(at(c->s, i, j)).s);
+}
+
+// Softmax of row i of z at column j (the masked scores, or the logits):
+// exp(z_ij − max) / Σ_k exp(z_ik − max). sym names z, res the result, what a column.
+static void softmax_cell(card *c, const tf_stage *z, const char *sym, const char *res, const char *what) {
+    int i = c->row, j = c->col, n = z->cols, arg = -1;
+    for (int k = 0; k < n; k++)
+        if (isfinite(at(z, i, k)) && (arg < 0 || at(z, i, k) > at(z, i, arg))) arg = k;
+    if (arg < 0) {
+        put(c, K_TEXT, "Every %s of row %d is masked, so every weight is 0 (never NaN).", what, i);
+        put(c, K_RESULT, "%s%s = 0", res, sub2(i, j).s);
+        return;
+    }
+    double mx = at(z, i, arg), den = 0, first[MAX_TERMS];
+    put(c, K_MATH, "%s%s,ⱼ = exp(%s%s,ⱼ − max) ÷ Σₖ exp(%s%s,ₖ − max)", res, sub(i).s, sym, sub(i).s, sym, sub(i).s);
+    put(c, K_MATH, "max = %s   (%s %s)", num(mx).s, what, token(c, z->col_axis, arg).s);
+    put(c, K_NOTE, "Subtracting the row's largest value keeps exp from overflowing; it cancels in the division.");
+    if (n <= MAX_TERMS) put(c, K_MATH, "exp(%s%s,ₖ − max) for each %s k:", sym, sub(i).s, what);
+    for (int k = 0; k < n; k++) {
+        float zk = at(z, i, k);
+        double e = isfinite(zk) ? exp(zk - mx) : 0;
+        den += e;
+        if (k < MAX_TERMS) first[k] = e;
+        if (n > MAX_TERMS) continue;
+        str who = token(c, z->col_axis, k);
+        int kind = k == j ? K_PICK : K_TERM;
+        const char *mine = k == j ? ", this cell" : "";
+        if (isfinite(zk)) put(c, kind, "exp(%s) = %s   (%s %s%s)", minus(zk, mx).s, num(e).s, what, who.s, mine);
+        else put(c, kind, "exp(−∞) = 0   (%s %s, masked%s)", what, who.s, mine);
+    }
+    float zj = at(z, i, j);
+    double num_j = isfinite(zj) ? exp(zj - mx) : 0;
+    if (n > MAX_TERMS) {
+        if (isfinite(zj)) put(c, K_MATH, "numerator: exp(%s%s − max) = exp(%s) = %s", sym, sub2(i, j).s, minus(zj, mx).s, num(num_j).s);
+        else put(c, K_MATH, "numerator: exp(%s%s − max) = exp(−∞) = 0   (masked)", sym, sub2(i, j).s);
+        put(c, K_MATH, "denominator: Σ over the %d %ss = %s", n, what, num(den).s);
+    } else {
+        put_sum(c, K_MATH, "denominator Σ", first, n, den);
+    }
+    put(c, K_RESULT, "%s%s = %s ÷ %s = %s", res, sub2(i, j).s, isfinite(zj) ? num(num_j).s : "0", num(den).s, num(at(c->s, i, j)).s);
+}
+
+static void arith_weights(card *c) {
+    const tf_stage *z = find(c, "%shead.%d.masked", c->attn, c->s->head);
+    if (!z) return;
+    put(c, K_TEXT, "Softmax over row %d (query %s) of the masked scores %shead.%d.masked:", c->row,
+        token(c, c->s->row_axis, c->row).s, c->attn, c->s->head);
+    softmax_cell(c, z, "s", "a", "key");
+    if (isinf(at(z, c->row, c->col)))
+        put(c, K_TEXT, "Key %d comes after query %d (causal mask), so its score is −∞ and exp(−∞) = 0: its weight is exactly 0.",
+            c->col, c->row);
+    double sum = 0, first[MAX_TERMS];
+    for (int k = 0; k < c->s->cols; k++) {
+        sum += at(c->s, c->row, k);
+        if (k < MAX_TERMS) first[k] = at(c->s, c->row, k);
+    }
+    if (c->s->cols <= MAX_TERMS)
+        put(c, K_TEXT, "Row %d sums to 1: %s = %s. The query shares its attention among the keys.", c->row,
+            joined(first, c->s->cols).s, num(sum).s);
+    else put(c, K_TEXT, "The %d weights of row %d sum to %s: the query shares its attention among the keys.", c->s->cols, c->row, num(sum).s);
+}
+
+// head_out[i][d] = Σ_j a[i][j] · v[j][hD+d]
+static void arith_head_out(card *c) {
+    int h = c->s->head, D = c->s->cols, i = c->row, d = c->col;
+    const tf_stage *a = find(c, "%shead.%d.weights", c->attn, h), *v = find(c, "%sv", c->attn);
+    if (!a || !v) return;
+    put(c, K_TEXT, "Query %s mixes the values with its attention weights: Σⱼ a%s,ⱼ · vⱼ with vⱼ = V[j, %d] (column %d of head %d).",
+        token(c, c->s->row_axis, i).s, sub(i).s, h * D + d, d, h);
+    put(c, K_NOTE, "Weights from %shead.%d.weights, values from %sv%s.", c->attn, h, c->attn,
+        c->s->cross ? " (computed from the encoder output)" : "");
+    double first[MAX_TERMS];
+    for (int j = 0; j < a->cols; j++) {
+        float w = at(a, i, j), x = at(v, j, h * D + d);
+        if (j < MAX_TERMS) first[j] = (double)w * x;
+        if (show_term(c, j, a->cols))
+            put(c, K_TERM, "a%s · v%s = %s × %s = %s   (key %s)", sub2(i, j).s, sub(j).s, num(w).s, num(x).s, num((double)w * x).s,
+                token(c, a->col_axis, j).s);
+    }
+    put_sum(c, K_RESULT, "Σ", first, a->cols, at(c->s, i, d));
+}
+
+// concat[i][hD+d] = head_h[i][d]
+static void arith_concat(card *c) {
+    int D = head_dim(c, 0);
+    if (D <= 0) return;
+    int h = c->col / D, d = c->col % D;
+    const tf_stage *ho = find(c, "%shead.%d.out", c->attn, h);
+    if (!ho) return;
+    put(c, K_TEXT, "Concat lays the %d heads' outputs side by side, %d columns each: column %d is column %d of head %d.",
+        c->s->cols / D, D, c->col, d, h);
+    put(c, K_RESULT, "head.%d.out [%d, %d] = %s", h, c->row, d, num(at(ho, c->row, d)).s);
+    put(c, K_NOTE, "Nothing is computed here; the next step, ·W_O (%sout), mixes the heads.", c->attn);
+}
+
+// ---------------------------------------------------------------- linear layers
+// out[i][o] = Σ_c x[i][c] · W[c][o] + b[o], W given in torch's layout (n_out, n_in);
+// relu: then max(0, ·). W NULL: the weights are unknown; bname NULL: no bias.
+static void arith_linear(card *c, const tf_stage *x, const char *wname, const char *bname, const float *W, const float *b,
+                         int relu) {
+    int i = c->row, o = c->col, n = x->cols;
+    float v = at(c->s, i, o);
+    if (bname) put(c, K_TEXT, "Row %d of the input times column %d of %s, plus the bias %s[%d]%s.", i, o, wname, bname, o,
+                   relu ? ", then ReLU" : "");
+    else put(c, K_TEXT, "Row %d of the input times column %d of %s (this model has no bias here).", i, o, wname);
+    put(c, K_MATH, "x = %s   (row %d of %s)", row_values(x, i).s, i, x->id);
+    if (!W) {
+        put(c, K_NOTE, "The weights %s and %s are in the model file, not in the trace; open the model to see each term.", wname, bname);
+        if (relu) put(c, K_RESULT, "max(0, x · %s column %d + %s[%d]) = %s", wname, o, bname, o, num(v).s);
+        else put(c, K_RESULT, "x · %s column %d + %s[%d] = %s", wname, o, bname, o, num(v).s);
+        if (relu) put(c, K_NOTE, "ReLU keeps a positive sum and turns a negative one into 0%s.", v == 0 ? " (as here)" : "");
+        return;
+    }
+    const float *w = W + (size_t)o * n;
+    double sum = 0;
+    for (int k = 0; k < n; k++) {
+        float xk = at(x, i, k);
+        sum += (double)xk * w[k];
+        if (show_term(c, k, n))
+            put(c, K_TERM, "x%s × %s[%d, %d] = %s × %s = %s", sub(k).s, wname, k, o, num(xk).s, num(w[k]).s, num((double)xk * w[k]).s);
+    }
+    if (!bname) {
+        put(c, K_RESULT, "Σ = %s", num(v).s);
+        return;
+    }
+    double bias = b[o];
+    str s = num(sum), bb = num(fabs(bias));
+    const char *op = bias < 0 ? "−" : "+";
+    if (!relu) {
+        put(c, K_RESULT, "Σ %s %s[%d] = %s %s %s = %s", op, bname, o, s.s, op, bb.s, num(v).s);
+        return;
+    }
+    put(c, K_MATH, "z = Σ %s %s[%d] = %s %s %s = %s", op, bname, o, s.s, op, bb.s, num(sum + bias).s);
+    put(c, K_RESULT, "max(0, %s) = %s", num(sum + bias).s, num(v).s);
+    put(c, K_NOTE, "ReLU keeps a positive z and turns a negative one into 0.");
+}
+
+// q, k, v, the attention output, the two FFN layers and the logits.
+static void arith_projection(card *c) {
+    const tf_stage *s = c->s;
+    const tf_layer_w *lw = layer_weights(c);
+    const tf_attn_w *aw = lw ? (s->cross ? &lw->cross_attn : &lw->self_attn) : NULL;
+    size_t CC = (size_t)c->t->C * c->t->C;
+    const char *n = s->name;
+    int enc = s->part == TF_PART_ENC;
+    if (!strcmp(s->id, "out.logits")) {
+        const tf_stage *y = side_output(c, 0);
+        if (!y) return;
+        if (c->m && !c->m->cfg.has_generator)
+            put(c, K_NOTE, "The generator G is tied to the target embedding (§3.4): column %d of G is the embedding of %s.", c->col,
+                token(c, s->col_axis, c->col).s);
+        int bias = !c->m || c->m->gen_b; // without the model, assume a bias may be there
+        arith_linear(c, y, "G", bias ? "b" : NULL, c->m ? c->m->gen_w : NULL, c->m ? c->m->gen_b : NULL, 0);
+    } else if (c->attn[0] && !strcmp(n, "out")) {
+        const tf_stage *x = find(c, "%sconcat", c->attn);
+        if (x) arith_linear(c, x, "W_O", "b_O", aw ? aw->out_w : NULL, aw ? aw->out_b : NULL, 0);
+    } else if (c->attn[0]) { // q, k or v
+        int which = n[0] == 'q' ? 0 : n[0] == 'k' ? 1 : 2;
+        const tf_stage *x = !s->cross ? layer_input(c) : which == 0 ? find(c, "%snorm1", c->layer) : side_output(c, 1);
+        static const char *const wn[3] = {"W_Q", "W_K", "W_V"}, *const bn[3] = {"b_Q", "b_K", "b_V"};
+        if (x) arith_linear(c, x, wn[which], bn[which], aw ? aw->in_w + which * CC : NULL, aw ? aw->in_b + which * c->t->C : NULL, 0);
+    } else if (!strcmp(n, "hidden")) {
+        const tf_stage *x = find(c, "%s%s", c->layer, enc ? "norm1" : "norm2");
+        if (x) arith_linear(c, x, "W₁", "b₁", lw ? lw->w1 : NULL, lw ? lw->b1 : NULL, 1);
+    } else { // ffn.out
+        const tf_stage *x = find(c, "%sffn.hidden", c->layer);
+        if (!x) return;
+        arith_linear(c, x, "W₂", "b₂", lw ? lw->w2 : NULL, lw ? lw->b2 : NULL, 0);
+        int zeros = 0;
+        for (int k = 0; k < x->cols; k++) zeros += at(x, c->row, k) == 0;
+        if (zeros) put(c, K_NOTE, "%d of the %d hidden values in this row are 0 after ReLU, so their terms vanish.", zeros, x->cols);
+    }
+}
+
+// ---------------------------------------------------------------- residuals and norms
+// add = x + Sublayer(x)
+static void arith_add(card *c) {
+    int k = c->s->name[3] - '0', enc = c->s->part == TF_PART_ENC;
+    const tf_stage *x = k == 1 ? layer_input(c) : find(c, "%snorm%d", c->layer, k - 1);
+    const char *sublayer = k == 1 ? "self_attn.out" : k == 2 && !enc ? "cross_attn.out" : "ffn.out";
+    const tf_stage *y = find(c, "%s%s", c->layer, sublayer);
+    if (!x || !y) return;
+    int i = c->row, j = c->col;
+    put(c, K_TEXT, "Residual connection: the sublayer's output is added to its own input, %s (paper §3.1).", c->s->formula);
+    put(c, K_MATH, "x = %s   (%s [%d, %d])", num(at(x, i, j)).s, x->id, i, j);
+    put(c, K_MATH, "Sublayer(x) = %s   (%s [%d, %d])", num(at(y, i, j)).s, y->id, i, j);
+    float b = at(y, i, j);
+    put(c, K_RESULT, "%s %s %s = %s", num(at(x, i, j)).s, b < 0 ? "−" : "+", num(fabs(b)).s, num(at(c->s, i, j)).s);
+    put(c, K_NOTE, "The residual path lets the input (and its gradient) pass straight through the layer.");
+}
+
+// LayerNorm: (x − μ) / √(σ² + ε) · γ + β over the C features of one row
+static void arith_norm(card *c) {
+    const tf_stage *s = c->s, *x;
+    const float *g = NULL, *b = NULL;
+    const tf_layer_w *lw = layer_weights(c);
+    if (s->layer < 0) { // enc.norm / dec.norm
+        int enc = s->part == TF_PART_ENC;
+        x = last_layer(c, enc ? "enc" : "dec", enc ? "norm2" : "norm3");
+        if (c->m) { g = enc ? c->m->enc_norm_w : c->m->dec_norm_w; b = enc ? c->m->enc_norm_b : c->m->dec_norm_b; }
+    } else {
+        int k = s->name[4] - '0';
+        x = find(c, "%sadd%d", c->layer, k);
+        if (lw) { g = k == 1 ? lw->n1w : k == 2 ? lw->n2w : lw->n3w; b = k == 1 ? lw->n1b : k == 2 ? lw->n2b : lw->n3b; }
+    }
+    if (!x) return;
+    int i = c->row, j = c->col, C = x->cols;
+    double mu = 0, var = 0;
+    for (int k = 0; k < C; k++) mu += at(x, i, k);
+    mu /= C;
+    for (int k = 0; k < C; k++) var += (at(x, i, k) - mu) * (at(x, i, k) - mu);
+    var /= C;
+    put(c, K_TEXT, "LayerNorm over the %d features of token %s (row %d of %s):", C, token(c, s->row_axis, i).s, i, x->id);
+    put(c, K_MATH, "x = %s", row_values(x, i).s);
+    put(c, K_MATH, "μ = Σx ÷ %d = %s", C, num(mu).s);
+    put(c, K_MATH, "σ² = Σ(x − μ)² ÷ %d = %s", C, num(var).s);
+    str v = num(var), j_ = sub(j);
+    if (!g || !b) { // no model (or one without this norm)
+        put(c, K_MATH, "x̂%s = (x%s − μ) ÷ √(σ² + ε) = (%s) ÷ √(%s + ε)", j_.s, j_.s, minus(at(x, i, j), mu).s, v.s);
+        put(c, K_RESULT, "x̂%s × γ%s + β%s = %s", j_.s, j_.s, j_.s, num(at(s, i, j)).s);
+        put(c, K_NOTE, "ε, γ and β are in the model file, not in the trace.");
+        return;
+    }
+    double eps = c->m->cfg.eps, xhat = (at(x, i, j) - mu) / sqrt(var + eps);
+    put(c, K_MATH, "x̂%s = (x%s − μ) ÷ √(σ² + ε) = (%s) ÷ √(%s + %s) = %s", j_.s, j_.s, minus(at(x, i, j), mu).s, v.s, num(eps).s, num(xhat).s);
+    put(c, K_MATH, "γ%s = %s,   β%s = %s   (the learned scale and shift)", j_.s, num(g[j]).s, j_.s, num(b[j]).s);
+    put(c, K_RESULT, "x̂%s × γ%s + β%s = %s × %s %s %s = %s", j_.s, j_.s, j_.s, num(xhat).s, num(g[j]).s, b[j] < 0 ? "−" : "+",
+        num(fabs(b[j])).s, num(at(s, i, j)).s);
+    put(c, K_NOTE, "Each row is brought to mean 0 and variance 1; γ and β then set its scale and shift.");
+}
+
+// ---------------------------------------------------------------- embeddings and positions
+// PE(pos, 2i) = sin(pos / 10000^(2i/C)), PE(pos, 2i+1) = cos(…)
+static void arith_pe(card *c) {
+    int pos = c->row, d = c->col, two_i = d & ~1, C = c->s->cols;
+    double e = (double)two_i / C, base = pow(10000.0, e), angle = pos / base;
+    put(c, K_TEXT, "Position %d (%s), dimension %d = 2i%s with i = %d: %s.", pos, token(c, c->s->row_axis, pos).s, d,
+        d & 1 ? " + 1" : "", two_i / 2, d & 1 ? "odd dimensions use cos, even ones sin" : "even dimensions use sin, odd ones cos");
+    put(c, K_MATH, "2i ÷ d_model = %d ÷ %d = %s,   10000^%s = %s", two_i, C, num(e).s, num(e).s, num(base).s);
+    put(c, K_MATH, "angle = pos ÷ 10000^(2i/d_model) = %d ÷ %s = %s", pos, num(base).s, num(angle).s);
+    put(c, K_RESULT, "%s(%s) = %s", d & 1 ? "cos" : "sin", num(angle).s, num(at(c->s, pos, d)).s);
+    put(c, K_NOTE, "Each pair of dimensions is a wave with wavelength 2π·10000^(2i/d_model) = %s positions: low dimensions "
+                   "change fast, high ones slowly, so every position gets its own pattern (paper §3.5).", num(2 * M_PI * base).s);
+}
+
+// embed[t][d] = E[id][d] · scale
+static void arith_embed(card *c) {
+    int src = c->s->part == TF_PART_SRC, i = c->row, d = c->col, id = -1;
+    char buf[16];
+    const char *label = tf_axis_label(c->t, c->s->row_axis, i, buf, sizeof buf);
+    const tf_vocab *voc = c->m ? (src ? &c->m->src_vocab : &c->m->tgt_vocab) : NULL;
+    if (voc) id = tf_vocab_find(voc, label);
+    else if (!src)
+        for (int k = 0; k < c->t->V && id < 0; k++) if (!strcmp(c->t->vocab[k], label)) id = k;
+    str tok = quoted(label);
+    if (id < 0) put(c, K_TEXT, "Token %s: its embedding is its row of E, the %s embedding table.", tok.s, src ? "source" : "target");
+    else put(c, K_TEXT, "Token %s is id %d of the %s vocabulary; its embedding is row %d of E.", tok.s, id, src ? "source" : "target", id);
+    if (!src) put(c, K_NOTE, "The decoder input is the target shifted right by one: <bos> first (paper §3.1).");
+    if (!c->m || id < 0) {
+        char idbuf[16] = "id";
+        if (id >= 0) snprintf(idbuf, sizeof idbuf, "%d", id);
+        put(c, K_RESULT, "E[%s, %d] × scale = %s", idbuf, d, num(at(c->s, i, d)).s);
+        put(c, K_NOTE, "The embedding table is in the model file, not in the trace.");
+        return;
+    }
+    float e = (src ? c->m->src_embed : c->m->tgt_embed)[(size_t)id * c->m->cfg.C + d], scale = c->m->cfg.embed_scale;
+    put(c, K_MATH, "E[%d, %d] = %s", id, d, num(e).s);
+    if (c->m->cfg.embed_scale_is_sqrt) put(c, K_MATH, "scale = √d_model = √%d = %s", c->m->cfg.C, num(scale).s);
+    else put(c, K_MATH, "scale = %s   (this model's embed_scale; the paper uses √d_model, §3.4)", num(scale).s);
+    put(c, K_RESULT, "%s × %s = %s", num(e).s, num(scale).s, num(at(c->s, i, d)).s);
+}
+
+// input = embed + pe
+static void arith_input(card *c) {
+    const char *side = c->s->part == TF_PART_SRC ? "src" : "tgt";
+    const tf_stage *e = find(c, "%s.embed", side), *p = find(c, "%s.pe", side);
+    if (!e || !p) return;
+    int i = c->row, j = c->col;
+    put(c, K_TEXT, "What the word is (its embedding) plus where it stands (its positional encoding).");
+    put(c, K_MATH, "E = %s   (%s.embed [%d, %d])", num(at(e, i, j)).s, side, i, j);
+    put(c, K_MATH, "PE = %s   (%s.pe [%d, %d])", num(at(p, i, j)).s, side, i, j);
+    float pe = at(p, i, j);
+    put(c, K_RESULT, "%s %s %s = %s", num(at(e, i, j)).s, pe < 0 ? "−" : "+", num(fabs(pe)).s, num(at(c->s, i, j)).s);
+}
+
+// ---------------------------------------------------------------- the output
+static void arith_probs(card *c) {
+    const tf_stage *z = find(c, "out.logits");
+    if (!z) return;
+    int i = c->row;
+    put(c, K_TEXT, "Probability that the token after %s (position %d) is %s: softmax over the %d logits of row %d (out.logits).",
+        token(c, c->s->row_axis, i).s, i, token(c, c->s->col_axis, c->col).s, z->cols, i);
+    softmax_cell(c, z, "z", "p", "token");
+    int best = 0;
+    for (int k = 1; k < c->s->cols; k++) if (at(c->s, i, k) > at(c->s, i, best)) best = k;
+    put(c, K_TEXT, "Most probable token after %s: %s (p = %s)%s.", token(c, c->s->row_axis, i).s, token(c, c->s->col_axis, best).s,
+        num(at(c->s, i, best)).s, best == c->col ? ", this cell" : "");
+}
+
+// ---------------------------------------------------------------- the lines
+static void put_header(card *c) {
+    const tf_stage *s = c->s;
+    int i = c->row, j = c->col;
+    str v = num(at(s, i, j)), r = token(c, s->row_axis, i), k = token(c, s->col_axis, j);
+    if (s->col_axis == TF_AXIS_VOCAB) put(c, K_HEAD, "%s [%d, %d] = %s — after %s, next token %s", s->id, i, j, v.s, r.s, k.s);
+    else if (s->head >= 0 && s->col_axis != TF_AXIS_DIM) put(c, K_HEAD, "%s [%d, %d] = %s — query %s, key %s", s->id, i, j, v.s, r.s, k.s);
+    else put(c, K_HEAD, "%s [%d, %d] = %s — %s %s, dimension %d", s->id, i, j, v.s, s->head >= 0 ? "query" : "token", r.s, j);
+}
+
+static void explain(card *c) {
+    const tf_stage *s = c->s;
+    const char *n = s->name;
+    if (s->head >= 0) {
+        if (!strcmp(n, "scores")) arith_scores(c);
+        else if (!strcmp(n, "scaled")) arith_scaled(c);
+        else if (!strcmp(n, "masked")) arith_masked(c);
+        else if (!strcmp(n, "weights")) arith_weights(c);
+        else arith_head_out(c);
+    } else if (!strcmp(n, "concat")) arith_concat(c);
+    else if (!strcmp(n, "embed")) arith_embed(c);
+    else if (!strcmp(n, "pe")) arith_pe(c);
+    else if (!strcmp(n, "input")) arith_input(c);
+    else if (!strncmp(n, "add", 3)) arith_add(c);
+    else if (!strncmp(n, "norm", 4)) arith_norm(c);
+    else if (!strcmp(n, "probs")) arith_probs(c);
+    else arith_projection(c); // q, k, v, attention out, ffn.hidden, ffn.out, logits
+}
+
+static int build(const tf_trace *t, const tf_model *m, int stage, int row, int col, arith_line *out, int max) {
+    card c = {.t = t, .out = out, .max = max, .row = row, .col = col};
+    if (!t || stage < 0 || stage >= t->n) {
+        put(&c, K_HEAD, "No stage to explain: choose a stage, then one of its cells.");
+        return c.n;
+    }
+    const tf_stage *s = c.s = &t->stages[stage];
+    if (row < 0 || col < 0) {
+        put(&c, K_HEAD, "Choose a cell of %s to see how its value is computed.", s->id);
+        return c.n;
+    }
+    if (row >= s->rows || col >= s->cols) {
+        put(&c, K_HEAD, "Cell [%d, %d] is outside %s, which is %d × %d: rows go 0…%d and columns 0…%d.", row, col, s->id, s->rows,
+            s->cols, s->rows - 1, s->cols - 1);
+        return c.n;
+    }
+    c.m = m && m->cfg.C == t->C && m->cfg.V_tgt == t->V ? m : NULL; // weights only from this trace's model
+    if (s->layer >= 0) snprintf(c.layer, sizeof c.layer, "%s.%d.", s->part == TF_PART_ENC ? "enc" : "dec", s->layer);
+    const char *a = strstr(s->id, "_attn.");
+    if (a) snprintf(c.attn, sizeof c.attn, "%.*s", (int)(a + 6 - s->id), s->id);
+    put_header(&c);
+    explain(&c);
+    return c.n;
+}
+
+int render_arith_lines(const tf_trace *t, const tf_model *m, int stage, int row, int col, char lines[][200], int max) {
+    arith_line buf[MAX_LINES];
+    int n = build(t, m, stage, row, col, buf, max < MAX_LINES ? max : MAX_LINES);
+    for (int i = 0; i < n; i++) memcpy(lines[i], buf[i].text, LINE_BYTES);
+    return n;
+}
+
+// ---------------------------------------------------------------- the card
+static render_text_style line_style(int kind, double fs, const render_theme *th, double width) {
+    render_text_style st = render_style(fs, th->fg);
+    st.width = width;
+    switch (kind) {
+    case K_HEAD: st.size = fs * 1.1; st.bold = 1; break;
+    case K_NOTE: st.size = fs * 0.92; st.italic = 1; st.color = th->muted; break;
+    case K_MATH: st.size = fs * 1.12; break;
+    case K_TERM: st.size = fs * 1.06; break;
+    case K_PICK: st.size = fs * 1.06; st.bold = 1; break;
+    case K_RESULT: st.size = fs * 1.3; st.bold = 1; break;
+    default: break;
+    }
+    return st;
+}
+
+// Draws one paragraph, top-left at (x, y); returns its height. Every line
+// gets the same height (pango's line_height), so a line with a Persian or
+// Arabic token, whose font is taller, keeps the pitch and baseline of the
+// others; a leading left-to-right mark keeps the paragraph left to right
+// even when it starts with such a token.
+static double paragraph(cairo_t *cr, const char *text, double x, double y, const render_text_style *st) {
+    char buf[LINE_BYTES * 5 + 64];
+    size_t k = (size_t)snprintf(buf, sizeof buf, "<span line_height='%d'>\u200E", (int)(st->size * 1.4 * 1024)); // Pango units
+    for (const char *p = text; *p && k + 8 < sizeof buf; p++) {
+        const char *e = *p == '&' ? "&amp;" : *p == '<' ? "&lt;" : *p == '>' ? "&gt;" : NULL;
+        if (e) k += (size_t)snprintf(buf + k, sizeof buf - k, "%s", e);
+        else buf[k++] = *p;
+    }
+    snprintf(buf + k, sizeof buf - k, "</span>");
+    return render_markup(cr, buf, x, y, st);
+}
+
+// Lays out and draws the card at base font size fs; returns its height.
+// scratch is a context to measure on (the result box needs its height before
+// it is drawn); drawing on scratch itself only measures. notes 0 leaves out
+// the asides (for a small panel).
+static double card_pass(cairo_t *cr, cairo_t *scratch, const tf_stage *s, const arith_line *L, int n, const render_theme *th,
+                        int hc, double fs, double w, int notes) {
+    double pad = fs * 1.2, x = pad, inner = w - 2 * pad, y = pad * 0.8;
+    if (s) { // the title says what the card is when there is room for it on one line
+        char title[160];
+        snprintf(title, sizeof title, "%s · how one value is computed", s->title);
+        render_text_style ts = render_style(fs * 1.45, th->fg);
+        ts.bold = 1;
+        double tw, tht;
+        render_text_size(cr, title, &ts, &tw, &tht);
+        ts.width = inner;
+        y += paragraph(cr, tw <= inner ? title : s->title, x, y, &ts);
+        render_text_style fsub = render_style(fs * 0.95, th->muted);
+        fsub.width = inner;
+        y += paragraph(cr, s->formula, x, y, &fsub) + fs * 0.5;
+    }
+    int prev = -1;
+    for (int k = 0; k < n; k++) {
+        int kind = L[k].kind;
+        if (kind == K_NOTE && !notes) continue;
+        if (prev == K_HEAD) { // a rule under the header
+            y += fs * 0.5;
+            render_set_rgb(cr, th->grid);
+            cairo_set_line_width(cr, hc ? 2 : 1);
+            cairo_move_to(cr, x, y);
+            cairo_rel_line_to(cr, inner, 0);
+            cairo_stroke(cr);
+            y += fs * 0.5;
+        } else if (prev >= 0) {
+            int terms = (kind == K_TERM || kind == K_PICK) && (prev == K_TERM || prev == K_PICK);
+            y += terms ? 0 : kind == K_RESULT || prev == K_RESULT ? fs * 0.7 : fs * 0.3;
+        }
+        if (kind == K_RESULT) { // the value itself, in an accent box
+            double bp = fs * 0.45, bar = fs * 0.35;
+            render_text_style st = line_style(kind, fs, th, inner - 2 * bp - bar);
+            double bh = paragraph(scratch, L[k].text, 0, 0, &st) + 2 * bp;
+            render_rgb tint = {th->bg.r + (th->accent.r - th->bg.r) * 0.14, th->bg.g + (th->accent.g - th->bg.g) * 0.14,
+                               th->bg.b + (th->accent.b - th->bg.b) * 0.14};
+            render_set_rgb(cr, tint);
+            cairo_rectangle(cr, x, y, inner, bh);
+            cairo_fill(cr);
+            render_set_rgb(cr, th->accent);
+            cairo_rectangle(cr, x, y, bar, bh);
+            cairo_fill(cr);
+            cairo_set_line_width(cr, hc ? 2.5 : 1.2);
+            cairo_rectangle(cr, x, y, inner, bh);
+            cairo_stroke(cr);
+            paragraph(cr, L[k].text, x + bar + bp, y + bp, &st);
+            y += bh;
+        } else {
+            double indent = kind == K_TERM || kind == K_PICK ? fs * 1.5 : 0;
+            render_text_style st = line_style(kind, fs, th, inner - indent);
+            y += paragraph(cr, L[k].text, x + indent, y, &st);
+        }
+        prev = kind;
+    }
+    return y + pad;
+}
+
+// The largest base font size up to fs0 at which the card fits the height h
+// (bisection down to 6 px).
+static double fit_size(cairo_t *scratch, const tf_stage *s, const arith_line *L, int n, const render_theme *th, int hc,
+                       double fs0, double w, double h, int notes) {
+    if (card_pass(scratch, scratch, s, L, n, th, hc, fs0, w, notes) <= h) return fs0;
+    double lo = 6, hi = fs0;
+    for (int k = 0; k < 6; k++) {
+        double mid = (lo + hi) / 2;
+        if (card_pass(scratch, scratch, s, L, n, th, hc, mid, w, notes) <= h) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+void render_arithmetic(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, const render_opts *o, double w, double h) {
+    render_opts defaults;
+    if (!o) { render_opts_default(&defaults); o = &defaults; }
+    render_theme th = render_theme_get(o);
+    render_set_rgb(cr, th.bg);
+    cairo_rectangle(cr, 0, 0, w, h);
+    cairo_fill(cr);
+    arith_line L[MAX_LINES];
+    int n = build(t, m, stage, o->cell_row, o->cell_col, L, MAX_LINES);
+    const tf_stage *s = t && stage >= 0 && stage < t->n ? &t->stages[stage] : NULL;
+    // Size from the width and the user's text scale, then as large as still
+    // fits the height (measured on a 1×1 scratch surface); when that is below
+    // 12 px the asides go, if that gives larger text.
+    cairo_surface_t *one = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
+    cairo_t *scratch = cairo_create(one);
+    double fs0 = fmin(fmax(w / 30, 11), 20) * (o->text_scale > 0 ? o->text_scale : 1);
+    int notes = 1;
+    double fs = fit_size(scratch, s, L, n, &th, o->high_contrast, fs0, w, h, 1);
+    if (fs < 12 && fs < fs0) {
+        double bare = fit_size(scratch, s, L, n, &th, o->high_contrast, fs0, w, h, 0);
+        if (bare > fs) { fs = bare; notes = 0; }
+    }
+    card_pass(cr, scratch, s, L, n, &th, o->high_contrast, fs, w, notes);
+    cairo_destroy(scratch);
+    cairo_surface_destroy(one);
+}

@@ -1,0 +1,496 @@
+// matrix.c — a stage as a labelled matrix (tokens × dimensions) or an
+// attention heatmap (queries × keys), and attention heads as small multiples.
+// One layout function places everything, so drawing and hit testing agree.
+#include "render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+// ---------------------------------------------------------------- titles and captions
+static const char *part_name(tf_part p) {
+    switch (p) {
+    case TF_PART_SRC: return "Source";
+    case TF_PART_ENC: return "Encoder";
+    case TF_PART_TGT: return "Target";
+    case TF_PART_DEC: return "Decoder";
+    default: return "Output";
+    }
+}
+
+static const char *sublayer_name(const tf_stage *s) {
+    if (strstr(s->id, "cross_attn")) return "Cross-attention";
+    if (strstr(s->id, "self_attn")) return s->part == TF_PART_DEC ? "Masked self-attention" : "Self-attention";
+    if (strstr(s->id, "ffn")) return "Feed-forward";
+    return NULL;
+}
+
+void render_stage_title(const tf_trace *t, int stage, char *buf, size_t n) {
+    const tf_stage *s = &t->stages[stage];
+    const char *sub = sublayer_name(s);
+    int k = 0;
+    if (s->layer >= 0) k = snprintf(buf, n, "%s layer %d", part_name(s->part), s->layer + 1);
+    else k = snprintf(buf, n, "%s", part_name(s->part));
+    if (sub && k >= 0 && (size_t)k < n) k += snprintf(buf + k, n - (size_t)k, " · %s", sub);
+    if (s->head >= 0 && k >= 0 && (size_t)k < n) k += snprintf(buf + k, n - (size_t)k, " · Head %d", s->head + 1);
+    if (k >= 0 && (size_t)k < n) snprintf(buf + k, n - (size_t)k, " — %s", s->title);
+}
+
+static const char *axis_caption(const tf_stage *s, int cols) {
+    tf_axis a = cols ? s->col_axis : s->row_axis;
+    int attn = s->head >= 0 && s->col_axis != TF_AXIS_DIM;
+    switch (a) {
+    case TF_AXIS_SRC: return attn ? (cols ? "keys: source words" : "queries: source words") : "source tokens";
+    case TF_AXIS_TGT: return attn ? (cols ? "keys: target words" : "queries: target words") : "target tokens (decoder input)";
+    case TF_AXIS_VOCAB: return "target vocabulary";
+    default: return s->name && !strcmp(s->name, "hidden") ? "hidden unit (d_ff)" : s->head >= 0 ? "dimension of the head (d_k)" : "dimension (d_model)";
+    }
+}
+
+// ---------------------------------------------------------------- colour scale
+typedef struct {
+    render_cmap cmap;
+    double lo, hi;          // values mapped to the two ends
+    int prob;               // probabilities: fixed [0, 1]
+} scale;
+
+static void scale_for(scale *sc, const tf_stage *const *stages, int n, const render_opts *o) {
+    int prob = stages[0]->kind == TF_KIND_PROB;
+    double lo = INFINITY, hi = -INFINITY;
+    for (int k = 0; k < n; k++)
+        for (size_t i = 0; i < (size_t)stages[k]->rows * stages[k]->cols; i++) {
+            float v = stages[k]->data[i];
+            if (!isfinite(v)) continue;
+            if (v < lo) lo = v;
+            if (v > hi) hi = v;
+        }
+    if (!(lo <= hi)) lo = hi = 0;
+    sc->prob = prob;
+    sc->cmap = o->cmap_set ? o->cmap : prob ? RENDER_CMAP_VIRIDIS : RENDER_CMAP_RDBU;
+    if (prob) { sc->lo = 0; sc->hi = 1; }
+    else if (render_cmap_is_diverging(sc->cmap)) { // centred on 0
+        double a = fmax(fabs(lo), fabs(hi));
+        if (a == 0) a = 1;
+        sc->lo = -a; sc->hi = a;
+    } else { sc->lo = lo; sc->hi = hi > lo ? hi : lo + 1; }
+}
+
+static render_rgb value_rgb(const scale *sc, float v) { return render_cmap_at(sc->cmap, (v - sc->lo) / (sc->hi - sc->lo)); }
+
+static int is_dark(render_rgb c) { return 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b < 0.5; }
+
+// ---------------------------------------------------------------- layout
+typedef struct {
+    double fs;                   // base font size
+    double title_h;              // height of the title block
+    double gx, gy, gw, gh;       // the cell grid
+    double cw, ch;               // one cell
+    int row_step, col_step;      // label every n-th row / column
+    int col_rot;                 // column labels slanted
+    double row_lab_w, col_lab_h; // room for the labels
+    double bar_x, bar_w;         // colour bar
+    int numbers;                 // numbers inside the cells
+    double cell_fs;
+} layout;
+
+static int nice_step(int need) {
+    static const int steps[] = {1, 2, 4, 5, 8, 10, 16, 20, 32, 50, 64, 100, 128, 200, 256, 500, 512, 1000};
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) if (steps[i] >= need) return steps[i];
+    return need;
+}
+
+static double max_label_width(cairo_t *cr, const tf_trace *t, tf_axis axis, int n, int step, const render_text_style *st) {
+    double mw = 0, w, h;
+    char buf[16];
+    for (int i = 0; i < n; i += step) {
+        render_text_size(cr, tf_axis_label(t, axis, i, buf, sizeof buf), st, &w, &h);
+        if (w > mw) mw = w;
+    }
+    return mw;
+}
+
+// compact: a panel among small multiples (short title, no colour bar).
+static void matrix_layout(cairo_t *cr, const tf_trace *t, const tf_stage *s, const render_opts *o, double w, double h,
+                          int compact, layout *L) {
+    memset(L, 0, sizeof *L);
+    double base = compact ? fmax(6, fmin(16, fmin(w / 30.0, h / 22.0))) : fmax(11, fmin(22, fmin(w / 75.0, h / 28.0)));
+    L->fs = base * o->text_scale;
+    double fs = L->fs, pad = fs * 0.9;
+    L->title_h = compact ? fs * 1.6 : fs * 1.5 * 1.35 + fs * 1.35 + pad;
+    L->bar_w = compact ? 0 : fs * 1.2 + fs * 5.5;
+    int attn = s->head >= 0 && s->col_axis != TF_AXIS_DIM;
+    render_text_style st = render_style(fs * 0.9, (render_rgb){0, 0, 0});
+    // rows: token labels need their width; thin them when rows are dense
+    double avail_h = h - L->title_h - pad * 2 - fs * 2.5;
+    L->row_step = nice_step((int)ceil(s->rows * fs * 1.15 / fmax(avail_h, 1)));
+    double caption = compact ? 0 : fs * 1.5;
+    L->row_lab_w = fmin(max_label_width(cr, t, s->row_axis, s->rows, L->row_step, &st), w * (compact ? 0.3 : 0.22)) + fs * 0.5;
+    if (compact && fs < 7) L->row_lab_w = 0;
+    double left = pad + caption + L->row_lab_w;
+    double right = pad + L->bar_w;
+    double gw = w - left - right;
+    // columns: horizontal if they fit, else slanted, thinned so none overlap
+    double col_w = max_label_width(cr, t, s->col_axis, s->cols, 1, &st) + fs * 0.5;
+    double cw0 = gw / s->cols;
+    L->col_step = 1;
+    if (col_w > cw0) {
+        if (s->col_axis == TF_AXIS_DIM) L->col_step = nice_step((int)ceil(col_w / fmax(cw0, 1e-3)));
+        else { L->col_rot = 1; L->col_step = nice_step((int)ceil(fs * 1.2 / fmax(cw0, 1e-3))); }
+    }
+    double cl = L->col_rot ? fmin(max_label_width(cr, t, s->col_axis, s->cols, L->col_step, &st), h * 0.2) * 0.72 + fs : fs * 1.4;
+    L->col_lab_h = (compact && fs < 7) ? 0 : cl;
+    double top = L->title_h + caption + L->col_lab_h;
+    double gh = h - top - pad;
+    // cells: square for attention, capped so small matrices stay compact
+    double cw = gw / s->cols, ch = gh / s->rows;
+    if (attn) cw = ch = fmin(cw, ch);
+    cw = fmin(cw, compact ? cw : fs * 7);
+    ch = fmin(ch, compact ? ch : fmax(fs * 3, attn ? cw : 0));
+    if (attn) cw = ch = fmin(cw, ch);
+    L->cw = cw;
+    L->ch = ch;
+    L->gw = cw * s->cols;
+    L->gh = ch * s->rows;
+    L->gx = left + (gw - L->gw) / 2;
+    L->gy = top;
+    L->bar_x = L->gx + L->gw + pad * 1.5;
+    L->cell_fs = fmin(fs, fmin(ch * 0.42, cw / 3.6));
+    L->numbers = L->cell_fs >= 8 && cw >= L->cell_fs * 3.2 && s->rows * s->cols <= 4096;
+}
+
+// ---------------------------------------------------------------- drawing
+static void hatch(cairo_t *cr, double x, double y, double w, double h, const render_theme *th) {
+    cairo_save(cr);
+    cairo_rectangle(cr, x, y, w, h);
+    cairo_clip(cr);
+    render_set_rgb(cr, th->mask_a);
+    cairo_paint(cr);
+    render_set_rgb(cr, th->mask_b);
+    cairo_set_line_width(cr, fmax(1, fmin(w, h) * 0.06));
+    double step = fmax(4, fmin(w, h) / 5);
+    for (double d = -h; d < w; d += step) {
+        cairo_move_to(cr, x + d, y + h);
+        cairo_line_to(cr, x + d + h, y);
+    }
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
+// The cells alone: vector rectangles for small matrices, an image scaled
+// into place for big ones (2048 columns do not become 2048 rectangles).
+static void draw_cells(cairo_t *cr, const tf_stage *s, const scale *sc, const layout *L, const render_theme *th) {
+    if ((size_t)s->rows * s->cols > 4096) {
+        cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, s->cols, s->rows);
+        unsigned char *px = cairo_image_surface_get_data(img);
+        int stride = cairo_image_surface_get_stride(img);
+        for (int i = 0; i < s->rows; i++) {
+            uint32_t *row = (uint32_t *)(px + (size_t)i * stride);
+            for (int j = 0; j < s->cols; j++) {
+                float v = s->data[(size_t)i * s->cols + j];
+                render_rgb c = isinf(v) ? th->mask_b : value_rgb(sc, v);
+                row[j] = (uint32_t)(c.r * 255 + 0.5) << 16 | (uint32_t)(c.g * 255 + 0.5) << 8 | (uint32_t)(c.b * 255 + 0.5);
+            }
+        }
+        cairo_surface_mark_dirty(img);
+        cairo_save(cr);
+        cairo_rectangle(cr, L->gx, L->gy, L->gw, L->gh);
+        cairo_clip(cr);
+        cairo_translate(cr, L->gx, L->gy);
+        cairo_scale(cr, L->cw, L->ch);
+        cairo_set_source_surface(cr, img, 0, 0);
+        // downscaling averages neighbouring cells; upscaling keeps them sharp
+        cairo_pattern_set_filter(cairo_get_source(cr), L->cw < 1 || L->ch < 1 ? CAIRO_FILTER_GOOD : CAIRO_FILTER_NEAREST);
+        cairo_paint(cr);
+        cairo_restore(cr);
+        cairo_surface_destroy(img);
+        return;
+    }
+    char buf[32];
+    for (int i = 0; i < s->rows; i++)
+        for (int j = 0; j < s->cols; j++) {
+            float v = s->data[(size_t)i * s->cols + j];
+            double x = L->gx + j * L->cw, y = L->gy + i * L->ch;
+            if (isinf(v) && v < 0) {
+                hatch(cr, x, y, L->cw, L->ch, th);
+                if (L->numbers) {
+                    render_text_style st = render_style(L->cell_fs, th->fg);
+                    st.align = RENDER_ALIGN_CENTER;
+                    render_text(cr, "−∞", x + L->cw / 2, y + L->ch / 2 - L->cell_fs * 0.68, &st);
+                }
+                continue;
+            }
+            render_rgb c = value_rgb(sc, v);
+            render_set_rgb(cr, c);
+            // a hair of overlap hides seams between neighbouring cells
+            cairo_rectangle(cr, x, y, L->cw + 0.5, L->ch + 0.5);
+            cairo_fill(cr);
+            if (L->numbers) {
+                render_text_style st = render_style(L->cell_fs, is_dark(c) ? (render_rgb){1, 1, 1} : (render_rgb){0.05, 0.05, 0.05});
+                st.align = RENDER_ALIGN_CENTER;
+                render_text(cr, render_format_value(v, buf, sizeof buf, 2), x + L->cw / 2, y + L->ch / 2 - L->cell_fs * 0.68, &st);
+            }
+        }
+    if (L->cw >= 6 && L->ch >= 6) { // grid lines
+        render_set_rgb(cr, th->bg);
+        cairo_set_line_width(cr, fmax(0.5, fmin(L->cw, L->ch) * 0.03));
+        for (int i = 1; i < s->rows; i++) { cairo_move_to(cr, L->gx, L->gy + i * L->ch); cairo_rel_line_to(cr, L->gw, 0); }
+        for (int j = 1; j < s->cols; j++) { cairo_move_to(cr, L->gx + j * L->cw, L->gy); cairo_rel_line_to(cr, 0, L->gh); }
+        cairo_stroke(cr);
+    }
+}
+
+static void draw_labels(cairo_t *cr, const tf_trace *t, const tf_stage *s, const layout *L, const render_theme *th) {
+    char buf[16];
+    render_text_style st = render_style(L->fs * 0.9, th->fg);
+    if (L->row_lab_w > 0) {
+        st.align = RENDER_ALIGN_RIGHT;
+        st.max_width = L->row_lab_w - L->fs * 0.4;
+        for (int i = 0; i < s->rows; i += L->row_step) {
+            const char *l = tf_axis_label(t, s->row_axis, i, buf, sizeof buf);
+            double y = L->gy + (i + 0.5) * L->ch - L->fs * 0.62;
+            double tw, tH;
+            render_text_size(cr, l, &st, &tw, &tH);
+            render_text(cr, l, L->gx - L->fs * 0.4 - fmin(tw, st.max_width), y, &(render_text_style){
+                .size = st.size, .color = st.color, .max_width = st.max_width});
+        }
+    }
+    if (L->col_lab_h > 0) {
+        render_text_style cs = render_style(L->fs * 0.9, th->fg);
+        for (int j = 0; j < s->cols; j += L->col_step) {
+            const char *l = tf_axis_label(t, s->col_axis, j, buf, sizeof buf);
+            double x = L->gx + (j + 0.5) * L->cw;
+            if (L->col_rot) {
+                cs.angle = -M_PI / 4;
+                cs.align = RENDER_ALIGN_LEFT;
+                cs.max_width = (L->col_lab_h - L->fs) / 0.72;
+                render_text(cr, l, x - L->fs * 0.3, L->gy - L->fs * 0.55, &cs);
+            } else {
+                cs.align = RENDER_ALIGN_CENTER;
+                render_text(cr, l, x, L->gy - L->fs * 1.35, &cs);
+            }
+        }
+    }
+}
+
+static void draw_colorbar(cairo_t *cr, const tf_stage *s, const scale *sc, const layout *L, const render_theme *th, double bar_h) {
+    double x = L->bar_x, y = L->gy, bw = L->fs * 1.2;
+    cairo_pattern_t *g = cairo_pattern_create_linear(0, y + bar_h, 0, y);
+    for (int k = 0; k <= 32; k++) {
+        render_rgb c = render_cmap_at(sc->cmap, k / 32.0);
+        cairo_pattern_add_color_stop_rgb(g, k / 32.0, c.r, c.g, c.b);
+    }
+    cairo_rectangle(cr, x, y, bw, bar_h);
+    cairo_set_source(cr, g);
+    cairo_fill(cr);
+    cairo_pattern_destroy(g);
+    render_set_rgb(cr, th->fg);
+    cairo_set_line_width(cr, 1);
+    cairo_rectangle(cr, x, y, bw, bar_h);
+    cairo_stroke(cr);
+    char buf[32];
+    render_text_style st = render_style(L->fs * 0.85, th->fg);
+    for (int k = 0; k <= 4; k++) {
+        double v = sc->lo + (sc->hi - sc->lo) * k / 4.0, ty = y + bar_h - bar_h * k / 4.0;
+        cairo_move_to(cr, x + bw, ty);
+        cairo_rel_line_to(cr, L->fs * 0.3, 0);
+        cairo_stroke(cr);
+        render_text(cr, render_format_value((float)v, buf, sizeof buf, 2), x + bw + L->fs * 0.45, ty - L->fs * 0.6, &st);
+    }
+    const char *what = sc->prob ? "probability" : s->kind == TF_KIND_MASKED || !strcmp(s->name, "scores") || !strcmp(s->name, "scaled")
+                                                      ? "score" : "value";
+    render_text_style cap = render_style(L->fs * 0.85, th->muted);
+    render_text(cr, what, x, y + bar_h + L->fs * 0.5, &cap);
+    if (s->kind == TF_KIND_MASKED) { // legend for the mask pattern
+        double sy = y + bar_h + L->fs * 2.1, sw = L->fs * 1.6;
+        hatch(cr, x, sy, sw, sw, th);
+        render_text(cr, "−∞ masked", x + sw + L->fs * 0.4, sy + sw / 2 - L->fs * 0.6, &cap);
+    }
+}
+
+static void draw_selection(cairo_t *cr, const tf_stage *s, const layout *L, const render_opts *o, const render_theme *th) {
+    if (o->cell_row < 0 || o->cell_col < 0 || o->cell_row >= s->rows || o->cell_col >= s->cols) return;
+    render_set_rgb(cr, th->accent);
+    cairo_set_line_width(cr, fmax(2, L->fs * 0.2));
+    cairo_rectangle(cr, L->gx + o->cell_col * L->cw, L->gy + o->cell_row * L->ch, fmax(L->cw, 2), fmax(L->ch, 2));
+    cairo_stroke(cr);
+}
+
+static void paint_bg(cairo_t *cr, const render_theme *th, double w, double h) {
+    render_set_rgb(cr, th->bg);
+    cairo_rectangle(cr, 0, 0, w, h);
+    cairo_fill(cr);
+}
+
+static void draw_header(cairo_t *cr, const tf_trace *t, int stage, const layout *L, const render_theme *th, double w) {
+    const tf_stage *s = &t->stages[stage];
+    char title[200], sub[320];
+    render_stage_title(t, stage, title, sizeof title);
+    double pad = L->fs * 0.9;
+    render_text_style ts = render_style(L->fs * 1.5, th->fg);
+    ts.bold = 1;
+    ts.max_width = w - 2 * pad;
+    double y = pad * 0.8;
+    y += render_text(cr, title, pad, y, &ts);
+    snprintf(sub, sizeof sub, "%s    ·    %s    ·    %d × %d", s->formula, s->id, s->rows, s->cols);
+    render_text_style ss = render_style(L->fs, th->muted);
+    ss.max_width = w - 2 * pad;
+    render_text(cr, sub, pad, y + L->fs * 0.15, &ss);
+}
+
+static void draw_captions(cairo_t *cr, const tf_stage *s, const layout *L, const render_theme *th) {
+    render_text_style cs = render_style(L->fs * 0.95, th->muted);
+    cs.italic = 1;
+    cs.align = RENDER_ALIGN_CENTER;
+    render_text(cr, axis_caption(s, 1), L->gx + L->gw / 2, L->gy - L->col_lab_h - L->fs * 1.5, &cs);
+    cs.angle = -M_PI / 2;
+    render_text(cr, axis_caption(s, 0), L->gx - L->row_lab_w - L->fs * 1.6, L->gy + L->gh / 2, &cs);
+}
+
+void render_matrix(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h) {
+    render_theme th = render_theme_get(o);
+    paint_bg(cr, &th, w, h);
+    if (stage < 0 || stage >= t->n) return;
+    const tf_stage *s = &t->stages[stage];
+    layout L;
+    matrix_layout(cr, t, s, o, w, h, 0, &L);
+    scale sc;
+    scale_for(&sc, &s, 1, o);
+    draw_header(cr, t, stage, &L, &th, w);
+    draw_captions(cr, s, &L, &th);
+    draw_cells(cr, s, &sc, &L, &th);
+    draw_labels(cr, t, s, &L, &th);
+    draw_selection(cr, s, &L, o, &th);
+    draw_colorbar(cr, s, &sc, &L, &th, fmin(fmax(L.gh, L.fs * 8), h - L.gy - L.fs * 5));
+}
+
+// The layout render_matrix uses at this size, measured on a scratch surface.
+static void layout_of(const tf_trace *t, const tf_stage *s, const render_opts *o, double w, double h, layout *L) {
+    cairo_surface_t *one = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
+    cairo_t *cr = cairo_create(one);
+    matrix_layout(cr, t, s, o, w, h, 0, L);
+    cairo_destroy(cr);
+    cairo_surface_destroy(one);
+}
+
+int render_matrix_cell_rect(const tf_trace *t, int stage, const render_opts *o, double w, double h, int row, int col, double rect[4]) {
+    if (stage < 0 || stage >= t->n) return -1;
+    const tf_stage *s = &t->stages[stage];
+    if (row < 0 || col < 0 || row >= s->rows || col >= s->cols) return -1;
+    layout L;
+    layout_of(t, s, o, w, h, &L);
+    rect[0] = L.gx + col * L.cw;
+    rect[1] = L.gy + row * L.ch;
+    rect[2] = L.cw;
+    rect[3] = L.ch;
+    return 0;
+}
+
+int render_matrix_hit(const tf_trace *t, int stage, const render_opts *o, double w, double h, double x, double y, int *row, int *col) {
+    if (stage < 0 || stage >= t->n) return -1;
+    const tf_stage *s = &t->stages[stage];
+    layout L;
+    layout_of(t, s, o, w, h, &L);
+    if (x < L.gx || y < L.gy || x >= L.gx + L.gw || y >= L.gy + L.gh) return -1;
+    *col = (int)((x - L.gx) / L.cw);
+    *row = (int)((y - L.gy) / L.ch);
+    if (*col >= s->cols) *col = s->cols - 1;
+    if (*row >= s->rows) *row = s->rows - 1;
+    return 0;
+}
+
+// ---------------------------------------------------------------- small multiples
+// The id of the same stage in another layer / head: "enc.%d.self_attn.head.%d.weights".
+static int sibling(const tf_trace *t, const tf_stage *s, int layer, int head) {
+    char id[80];
+    const char *side = s->part == TF_PART_DEC ? "dec" : "enc";
+    const char *kind = s->cross ? "cross_attn" : "self_attn";
+    snprintf(id, sizeof id, "%s.%d.%s.head.%d.%s", side, layer, kind, head, s->name);
+    return tf_trace_find(t, id);
+}
+
+static void draw_panel(cairo_t *cr, const tf_trace *t, int idx, const scale *sc, const render_opts *o, const render_theme *th,
+                       double x, double y, double w, double h, const char *label) {
+    const tf_stage *s = &t->stages[idx];
+    cairo_save(cr);
+    cairo_translate(cr, x, y);
+    layout L;
+    matrix_layout(cr, t, s, o, w, h, 1, &L);
+    render_text_style ts = render_style(L.fs * 1.1, th->fg);
+    ts.bold = 1;
+    ts.align = RENDER_ALIGN_CENTER;
+    render_text(cr, label, L.gx + L.gw / 2, L.fs * 0.2, &ts);
+    draw_cells(cr, s, sc, &L, th);
+    draw_labels(cr, t, s, &L, th);
+    cairo_restore(cr);
+}
+
+// Heads (and layers, for the grid) of the stage's attention: panels in a
+// table, one colour scale for all, a shared colour bar.
+static void draw_multiples(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h, int all_layers) {
+    render_theme th = render_theme_get(o);
+    paint_bg(cr, &th, w, h);
+    if (stage < 0 || stage >= t->n || t->stages[stage].head < 0) return;
+    const tf_stage *s = &t->stages[stage];
+    int H = 0, Lyr = 0;
+    while (sibling(t, s, s->layer, H) >= 0) H++;
+    while (sibling(t, s, Lyr, 0) >= 0) Lyr++;
+    int nl = all_layers ? Lyr : 1, first = all_layers ? 0 : s->layer;
+    const tf_stage *all[64 * 64] = {0};
+    int n = 0;
+    for (int l = 0; l < nl; l++)
+        for (int hd = 0; hd < H && n < 64 * 64; hd++) all[n++] = &t->stages[sibling(t, s, first + l, hd)];
+    scale sc;
+    scale_for(&sc, all, n, o);
+    layout Lh; // header sizes from a full layout
+    matrix_layout(cr, t, s, o, w, h, 0, &Lh);
+    double fs = Lh.fs, pad = fs * 0.9;
+    char title[200];
+    render_text_style ts = render_style(fs * 1.5, th.fg);
+    ts.bold = 1;
+    ts.max_width = w - 2 * pad;
+    const char *sub = sublayer_name(s);
+    if (all_layers) snprintf(title, sizeof title, "%s · %s — %s, every layer and head", part_name(s->part), sub, s->title);
+    else snprintf(title, sizeof title, "%s layer %d · %s — %s, all %d heads", part_name(s->part), s->layer + 1, sub, s->title, H);
+    double y = pad * 0.8 + render_text(cr, title, pad, pad * 0.8, &ts);
+    render_text_style ss = render_style(fs, th.muted);
+    char subt[300];
+    snprintf(subt, sizeof subt, "%s    ·    rows: %s, columns: %s", s->formula, axis_caption(s, 0), axis_caption(s, 1));
+    ss.max_width = w - 2 * pad;
+    render_text(cr, subt, pad, y + fs * 0.15, &ss);
+    double top = Lh.title_h + (all_layers ? fs * 1.4 : 0), bar = fs * 7.5, left = all_layers ? fs * 5 : pad;
+    double aw = w - left - pad - bar, ah = h - top - pad;
+    int cols = all_layers ? H : (H <= 4 ? H : (H + 1) / 2), rows = all_layers ? nl : (H + cols - 1) / cols;
+    double pw = aw / cols, ph = ah / rows;
+    char label[48];
+    for (int k = 0; k < n; k++) {
+        int r = all_layers ? k / H : k / cols, c = all_layers ? k % H : k % cols;
+        int hd = k % H;
+        snprintf(label, sizeof label, all_layers ? "" : "Head %d", hd + 1);
+        draw_panel(cr, t, (int)(all[k] - t->stages), &sc, o, &th, left + c * pw, top + r * ph, pw * 0.96, ph * 0.96, label);
+        if (all_layers && r == 0) {
+            render_text_style hs = render_style(fs, th.fg);
+            hs.bold = 1;
+            hs.align = RENDER_ALIGN_CENTER;
+            snprintf(label, sizeof label, "Head %d", hd + 1);
+            render_text(cr, label, left + c * pw + pw * 0.48, top - fs * 1.3, &hs);
+        }
+        if (all_layers && c == 0) {
+            render_text_style ls = render_style(fs, th.fg);
+            ls.bold = 1;
+            snprintf(label, sizeof label, "Layer %d", first + r + 1);
+            render_text(cr, label, pad * 0.5, top + r * ph + ph / 2 - fs, &ls);
+        }
+    }
+    layout Lb = Lh;
+    Lb.bar_x = w - bar + fs * 0.5;
+    Lb.gy = top + fs * 1.5;
+    draw_colorbar(cr, s, &sc, &Lb, &th, fmin(ah * 0.6, fs * 20));
+}
+
+void render_heads(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h) {
+    draw_multiples(cr, t, stage, o, w, h, 0);
+}
+
+void render_grid(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h) {
+    draw_multiples(cr, t, stage, o, w, h, 1);
+}

@@ -1,0 +1,117 @@
+// render.c — views, options and theme, and the one entry point that draws a
+// view of a stage.
+#include "render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *view_names[RENDER_VIEW_COUNT] = {
+    "auto", "matrix", "heatmap", "heads", "grid", "pe-heatmap", "pe-curves", "pe-similarity", "architecture", "arithmetic"};
+
+void render_opts_default(render_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->text_scale = 1.0;
+    o->cell_row = o->cell_col = -1;
+}
+
+render_theme render_theme_get(const render_opts *o) {
+    if (o && o->high_contrast)
+        return (render_theme){.bg = {0, 0, 0}, .fg = {1, 1, 1}, .muted = {0.85, 0.85, 0.85}, .grid = {0.6, 0.6, 0.6},
+                              .accent = {1.0, 0.85, 0.0}, .panel = {0.12, 0.12, 0.12},
+                              .mask_a = {0.25, 0.25, 0.25}, .mask_b = {0.75, 0.75, 0.75}};
+    return (render_theme){.bg = {1, 1, 1}, .fg = {0.10, 0.10, 0.12}, .muted = {0.40, 0.40, 0.45}, .grid = {0.80, 0.80, 0.82},
+                          .accent = {0.90, 0.38, 0.0}, .panel = {0.96, 0.96, 0.97},
+                          .mask_a = {0.86, 0.86, 0.86}, .mask_b = {0.62, 0.62, 0.62}};
+}
+
+void render_set_rgb(cairo_t *cr, render_rgb c) { cairo_set_source_rgb(cr, c.r, c.g, c.b); }
+
+const char *render_view_name(render_view v) { return v < RENDER_VIEW_COUNT ? view_names[v] : "?"; }
+const char *render_view_names(void) { return "heatmap, matrix, heads, grid, pe-heatmap, pe-curves, pe-similarity, architecture, arithmetic"; }
+
+int render_view_parse(const char *name, render_view *out) {
+    for (int i = 0; i < RENDER_VIEW_COUNT; i++)
+        if (!strcmp(name, view_names[i])) { *out = (render_view)i; return 0; }
+    return -1;
+}
+
+static int is_attention_square(const tf_stage *s) { return s->head >= 0 && s->col_axis != TF_AXIS_DIM; }
+
+render_view render_view_for(const tf_trace *t, int stage) {
+    if (stage < 0 || stage >= t->n) return RENDER_VIEW_ARCHITECTURE;
+    return is_attention_square(&t->stages[stage]) ? RENDER_VIEW_HEATMAP : RENDER_VIEW_MATRIX;
+}
+
+int render_view_check(const tf_trace *t, int stage, render_view v, const render_opts *o, char *why, size_t n) {
+    const tf_stage *s = stage >= 0 && stage < t->n ? &t->stages[stage] : NULL;
+    switch (v) {
+    case RENDER_VIEW_HEATMAP:
+    case RENDER_VIEW_MATRIX:
+        if (!s) { snprintf(why, n, "the %s view needs a stage; give --stage ID", view_names[v]); return -1; }
+        return 0;
+    case RENDER_VIEW_HEADS:
+    case RENDER_VIEW_GRID:
+        if (!s || s->head < 0) {
+            snprintf(why, n, "the %s view shows attention heads; choose a stage such as enc.0.self_attn.head.0.weights", view_names[v]);
+            return -1;
+        }
+        return 0;
+    case RENDER_VIEW_ARITHMETIC:
+        if (!s) { snprintf(why, n, "the arithmetic view needs a stage and --cell ROW,COL"); return -1; }
+        if (o->cell_row < 0 || o->cell_col < 0) { snprintf(why, n, "the arithmetic view needs --cell ROW,COL (0-based) of %s", s->id); return -1; }
+        if (o->cell_row >= s->rows || o->cell_col >= s->cols) {
+            snprintf(why, n, "cell %d,%d is outside %s, which is %d × %d; rows go 0..%d and columns 0..%d", o->cell_row, o->cell_col,
+                     s->id, s->rows, s->cols, s->rows - 1, s->cols - 1);
+            return -1;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+void render_default_size(const tf_trace *t, int stage, render_view v, double *w, double *h) {
+    *w = 1200;
+    *h = 900;
+    const tf_stage *s = stage >= 0 && stage < t->n ? &t->stages[stage] : NULL;
+    switch (v) {
+    case RENDER_VIEW_ARCHITECTURE: *w = 1000; *h = 1100; break;
+    case RENDER_VIEW_ARITHMETIC: *w = 1000; *h = 800; break;
+    case RENDER_VIEW_PE_CURVES: *w = 1200; *h = 700; break;
+    case RENDER_VIEW_HEADS: *w = 1600; *h = 900; break;
+    case RENDER_VIEW_GRID: *w = 1800; *h = 1400; break;
+    case RENDER_VIEW_MATRIX:
+    case RENDER_VIEW_HEATMAP:
+    case RENDER_VIEW_AUTO:
+        if (!s) break;
+        if (s->cols > 64) *w = 1800;
+        // Tall enough for the rows at the cell size the layout allows
+        // (square cells of up to 112 px for attention, 48 px high otherwise),
+        // plus the title and labels: no half-empty pictures of small matrices.
+        int attn = s->head >= 0 && s->col_axis != TF_AXIS_DIM;
+        double cell = attn ? fmin(112, (*w - 400) / s->cols) : 48;
+        *h = fmin(fmax(240 + s->rows * cell, 420), 1100);
+        break;
+    default: break;
+    }
+}
+
+void render_draw(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, render_view v, const render_opts *o,
+                 double w, double h) {
+    if (v == RENDER_VIEW_AUTO) v = render_view_for(t, stage);
+    cairo_save(cr);
+    switch (v) {
+    case RENDER_VIEW_MATRIX:
+    case RENDER_VIEW_HEATMAP: render_matrix(cr, t, stage, o, w, h); break;
+    case RENDER_VIEW_HEADS: render_heads(cr, t, stage, o, w, h); break;
+    case RENDER_VIEW_GRID: render_grid(cr, t, stage, o, w, h); break;
+    case RENDER_VIEW_PE_HEATMAP: render_pe_heatmap(cr, m, o, w, h); break;
+    case RENDER_VIEW_PE_CURVES: render_pe_curves(cr, m, o, w, h); break;
+    case RENDER_VIEW_PE_SIMILARITY: render_pe_similarity(cr, m, o, w, h); break;
+    case RENDER_VIEW_ARCHITECTURE: render_architecture(cr, t, m, stage, o, w, h, NULL, 0); break;
+    case RENDER_VIEW_ARITHMETIC: render_arithmetic(cr, t, m, stage, o, w, h); break;
+    default: break;
+    }
+    cairo_restore(cr);
+}

@@ -1,0 +1,157 @@
+// render.h — draws the Trace onto any cairo context: a stage as a matrix or
+// an attention heatmap, all heads of a layer, the PE figures, the
+// architecture diagram, the arithmetic behind one cell. Knows nothing of SDL
+// or files: the window and the exporter hand it a cairo_t and a size.
+//
+// Every draw function paints the whole rectangle (0,0)-(w,h) in user units
+// (the caller scales for HiDPI or export), reads the trace and never changes it.
+#ifndef RENDER_H
+#define RENDER_H
+
+#include <cairo.h>
+
+#include "../model/tf.h"
+
+// ---------------------------------------------------------------- colour maps (colormap.c)
+typedef struct { double r, g, b; } render_rgb;
+
+typedef enum {
+    RENDER_CMAP_VIRIDIS,  // sequential, perceptually uniform, colour-blind safe (probabilities)
+    RENDER_CMAP_CIVIDIS,  // sequential, designed for colour-vision deficiency
+    RENDER_CMAP_RDBU,     // diverging blue - white - red (ColorBrewer RdBu, reversed), centred on 0
+    RENDER_CMAP_PUOR,     // diverging purple - white - orange (ColorBrewer PuOr)
+    RENDER_CMAP_GRAY,     // sequential white to black, for printed handouts
+    RENDER_CMAP_COUNT
+} render_cmap;
+
+render_rgb render_cmap_at(render_cmap m, double t);        // t in [0,1] (clamped)
+int render_cmap_is_diverging(render_cmap m);
+const char *render_cmap_name(render_cmap m);
+int render_cmap_parse(const char *name, render_cmap *out); // 0, or -1 for an unknown name
+const char *render_cmap_names(void);                       // "viridis, cividis, rdbu, puor, gray"
+
+// ---------------------------------------------------------------- options and theme
+typedef struct {
+    render_rgb bg, fg, muted, grid, accent, panel, mask_a, mask_b;
+} render_theme;
+
+typedef struct {
+    double text_scale;          // 1 normal; 1.5 and up for a projector
+    int high_contrast;          // black background, white text, thicker lines
+    int cmap_set;               // 1 when cmap below was chosen by the user
+    render_cmap cmap;           // otherwise: viridis for probabilities, rdbu for signed values
+    int cell_row, cell_col;     // a selected cell (arithmetic card, highlight); -1 for none
+    int pe_positions, pe_dims;  // PE figures: 0 = defaults (50 positions, max(d_model, 128) dims)
+    int pe_curve_dims[8];       // PE curves: dimensions to plot; n_curve_dims 0 = defaults
+    int n_curve_dims;
+} render_opts;
+
+void render_opts_default(render_opts *o);
+render_theme render_theme_get(const render_opts *o);
+void render_set_rgb(cairo_t *cr, render_rgb c);
+
+// ---------------------------------------------------------------- text (text.c), all through pango
+enum { RENDER_ALIGN_LEFT, RENDER_ALIGN_CENTER, RENDER_ALIGN_RIGHT };
+
+typedef struct {
+    double size;       // font size in user units (pixels at scale 1)
+    int bold, italic, mono;
+    int align;         // RENDER_ALIGN_*: where x is, for one-line text; the paragraph alignment with a width
+    double width;      // > 0: wrap to this width (and align within it); 0: one line, no wrap
+    double max_width;  // > 0 with width 0: ellipsize a single line to this width
+    double angle;      // rotation in radians about (x, y), e.g. -M_PI/4 for slanted column labels
+    int dir;           // paragraph direction: RENDER_DIR_AUTO (from the first strong letter), _LTR or _RTL
+    render_rgb color;
+} render_text_style;
+
+enum { RENDER_DIR_AUTO, RENDER_DIR_LTR, RENDER_DIR_RTL };
+
+render_text_style render_style(double size, render_rgb color);
+// Draws UTF-8 text with its top-left at (x, y) (adjusted by align). Any script:
+// Arabic and Persian are shaped and laid out right-to-left by pango; the base
+// direction comes from the text. Returns the height used.
+double render_text(cairo_t *cr, const char *utf8, double x, double y, const render_text_style *s);
+// Measures text as render_text would draw it (width, height of the ink box's layout).
+void render_text_size(cairo_t *cr, const char *utf8, const render_text_style *s, double *w, double *h);
+// The x offset of the caret before byte index i of a one-line text, as pango
+// places it (right for right-to-left runs).
+double render_text_caret(cairo_t *cr, const char *utf8, const render_text_style *s, int i);
+// Pango markup (<b>, <i>, <sub>, <sup>, <span …>) instead of plain text.
+double render_markup(cairo_t *cr, const char *markup, double x, double y, const render_text_style *s);
+
+// Formats a number for a cell: "0.842", "-12.3", "−∞". buf at least 16 bytes.
+const char *render_format_value(float v, char *buf, size_t n, int digits);
+
+// ---------------------------------------------------------------- views
+typedef enum {
+    RENDER_VIEW_AUTO,          // heatmap for attention stages, matrix for the rest
+    RENDER_VIEW_MATRIX,        // tokens × dimensions, numbers in cells when they fit
+    RENDER_VIEW_HEATMAP,       // attention: queries × keys, colour bar
+    RENDER_VIEW_HEADS,         // all heads of the stage's attention layer, small multiples
+    RENDER_VIEW_GRID,          // all layers × heads of the stage's kind (enc self / dec self / cross)
+    RENDER_VIEW_PE_HEATMAP,    // positions × dimensions of the sinusoidal encoding
+    RENDER_VIEW_PE_CURVES,     // PE of chosen dimensions against position
+    RENDER_VIEW_PE_SIMILARITY, // PE(i)·PE(j) between positions
+    RENDER_VIEW_ARCHITECTURE,  // Figure 1 of the paper, the current stage highlighted
+    RENDER_VIEW_ARITHMETIC,    // how one cell's value is computed, with its numbers
+    RENDER_VIEW_COUNT
+} render_view;
+
+const char *render_view_name(render_view v);
+int render_view_parse(const char *name, render_view *out); // 0, or -1
+const char *render_view_names(void);
+// The view AUTO stands for at a stage.
+render_view render_view_for(const tf_trace *t, int stage);
+// 0 when view can show stage (e.g. heads needs an attention stage), else -1
+// with a one-line reason in why (what is wrong; what to do).
+int render_view_check(const tf_trace *t, int stage, render_view v, const render_opts *o, char *why, size_t n);
+
+// Draws view v of stage (an index into t->stages; figures that need no stage
+// accept -1) into the rectangle (0,0)-(w,h).
+void render_draw(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, render_view v,
+                 const render_opts *o, double w, double h);
+
+// A good default size for a view at a stage (pixels at scale 1), for export.
+void render_default_size(const tf_trace *t, int stage, render_view v, double *w, double *h);
+
+// ---------------------------------------------------------------- the pieces (one file each)
+// matrix.c
+void render_matrix(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h);
+void render_heads(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h);
+void render_grid(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h);
+// Where a cell of the last matrix/heatmap drawn at this size sits, for hit
+// testing in the window: fills the cell under (x, y); 0 if there is one.
+int render_matrix_hit(const tf_trace *t, int stage, const render_opts *o, double w, double h, double x, double y,
+                      int *row, int *col);
+// The rectangle {x, y, w, h} of cell (row, col) as render_matrix draws it at this size; 0 if it exists.
+int render_matrix_cell_rect(const tf_trace *t, int stage, const render_opts *o, double w, double h, int row, int col,
+                            double rect[4]);
+// The title line of a stage: "Encoder layer 1 · Self-attention · Head 2 — Attention weights".
+void render_stage_title(const tf_trace *t, int stage, char *buf, size_t n);
+
+// pe.c
+void render_pe_heatmap(cairo_t *cr, const tf_model *m, const render_opts *o, double w, double h);
+void render_pe_curves(cairo_t *cr, const tf_model *m, const render_opts *o, double w, double h);
+void render_pe_similarity(cairo_t *cr, const tf_model *m, const render_opts *o, double w, double h);
+
+// arch.c
+typedef struct {
+    double x, y, w, h;          // the block's box in the rectangle the diagram was drawn in
+    char stage[80];             // the first stage id the block stands for (e.g. "enc.0.self_attn.q")
+    const char *label;
+} render_arch_box;
+// Draws Figure 1 with the block of stage highlighted; fills up to max boxes
+// (may be NULL) for navigation and returns how many there are.
+int render_architecture(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, const render_opts *o,
+                        double w, double h, render_arch_box *boxes, int max);
+
+// arith.c
+// The arithmetic behind cell (row, col) of stage as plain UTF-8 lines, the
+// same content the card draws (the window's pinned panel uses them too):
+// e.g. for an attention weight the q·k terms, ÷ √d_k, the softmax numerator
+// and denominator, the result. Returns the number of lines (at most max).
+int render_arith_lines(const tf_trace *t, const tf_model *m, int stage, int row, int col, char lines[][200], int max);
+void render_arithmetic(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, const render_opts *o,
+                       double w, double h);
+
+#endif

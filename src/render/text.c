@@ -1,0 +1,129 @@
+// text.c — every piece of text tviz draws goes through pango (HarfBuzz
+// shaping, FriBidi ordering), so Persian and Arabic letters join and run
+// right to left, and mixed Latin/RTL labels keep their order.
+#include "render.h"
+
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <stdio.h>
+#include <string.h>
+
+#define FONT_SANS "Noto Sans, Noto Sans Arabic, DejaVu Sans"
+#define FONT_MONO "DejaVu Sans Mono, Noto Sans Mono, Noto Sans Arabic"
+
+render_text_style render_style(double size, render_rgb color) {
+    render_text_style s;
+    memset(&s, 0, sizeof s);
+    s.size = size;
+    s.color = color;
+    return s;
+}
+
+static PangoLayout *make_layout(cairo_t *cr, const char *text, int markup, const render_text_style *s) {
+    PangoLayout *l = pango_cairo_create_layout(cr);
+    // Unhinted metrics: text measures the same at every scale, so an export
+    // at 2x is exactly the 1x picture, sharper.
+    cairo_font_options_t *fo = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+    pango_cairo_context_set_font_options(pango_layout_get_context(l), fo);
+    cairo_font_options_destroy(fo);
+    pango_layout_context_changed(l);
+    PangoFontDescription *fd = pango_font_description_from_string(s->mono ? FONT_MONO : FONT_SANS);
+    // Half-pixel steps: pango and cairo cache a font per size, and a window
+    // being resized would otherwise ask for a new size every frame.
+    pango_font_description_set_absolute_size(fd, round(s->size * 2) / 2 * PANGO_SCALE);
+    if (s->bold) pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
+    if (s->italic) pango_font_description_set_style(fd, PANGO_STYLE_ITALIC);
+    pango_layout_set_font_description(l, fd);
+    pango_font_description_free(fd);
+    // A wrapped paragraph takes its direction from its text, so a Persian
+    // paragraph is right-aligned; a label keeps the alignment asked for (its
+    // letters are still shaped and ordered right to left).
+    pango_layout_set_auto_dir(l, s->width > 0 && s->dir == RENDER_DIR_AUTO);
+    if (s->dir != RENDER_DIR_AUTO) {
+        pango_context_set_base_dir(pango_layout_get_context(l), s->dir == RENDER_DIR_RTL ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR);
+        pango_layout_context_changed(l);
+    }
+    if (markup) pango_layout_set_markup(l, text, -1);
+    else pango_layout_set_text(l, text, -1);
+    if (s->width > 0) {
+        pango_layout_set_width(l, (int)(s->width * PANGO_SCALE));
+        pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+        // With auto direction, pango swaps left and right for a right-to-left
+        // paragraph, so "left" means "where the text starts".
+        pango_layout_set_alignment(l, s->align == RENDER_ALIGN_CENTER ? PANGO_ALIGN_CENTER
+                                      : s->align == RENDER_ALIGN_RIGHT ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT);
+    } else if (s->max_width > 0) {
+        pango_layout_set_width(l, (int)(s->max_width * PANGO_SCALE));
+        pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);
+        pango_layout_set_single_paragraph_mode(l, TRUE);
+    }
+    return l;
+}
+
+static void layout_size(PangoLayout *l, const render_text_style *s, double *w, double *h) {
+    PangoRectangle logical;
+    pango_layout_get_extents(l, NULL, &logical);
+    *w = (double)logical.width / PANGO_SCALE;
+    *h = (double)logical.height / PANGO_SCALE;
+    if (s->width > 0) *w = s->width;
+}
+
+static double draw_layout(cairo_t *cr, PangoLayout *l, double x, double y, const render_text_style *s) {
+    double w, h;
+    layout_size(l, s, &w, &h);
+    cairo_save(cr);
+    cairo_translate(cr, x, y);
+    if (s->angle != 0) cairo_rotate(cr, s->angle);
+    if (s->width <= 0) {
+        if (s->align == RENDER_ALIGN_CENTER) cairo_translate(cr, -w / 2, 0);
+        else if (s->align == RENDER_ALIGN_RIGHT) cairo_translate(cr, -w, 0);
+    }
+    cairo_set_source_rgb(cr, s->color.r, s->color.g, s->color.b);
+    cairo_move_to(cr, 0, 0);
+    pango_cairo_show_layout(cr, l);
+    cairo_restore(cr);
+    g_object_unref(l);
+    return h;
+}
+
+double render_text(cairo_t *cr, const char *utf8, double x, double y, const render_text_style *s) {
+    return draw_layout(cr, make_layout(cr, utf8, 0, s), x, y, s);
+}
+
+double render_markup(cairo_t *cr, const char *markup, double x, double y, const render_text_style *s) {
+    return draw_layout(cr, make_layout(cr, markup, 1, s), x, y, s);
+}
+
+void render_text_size(cairo_t *cr, const char *utf8, const render_text_style *s, double *w, double *h) {
+    PangoLayout *l = make_layout(cr, utf8, 0, s);
+    layout_size(l, s, w, h);
+    g_object_unref(l);
+}
+
+double render_text_caret(cairo_t *cr, const char *utf8, const render_text_style *s, int i) {
+    PangoLayout *l = make_layout(cr, utf8, 0, s);
+    PangoRectangle strong;
+    pango_layout_get_cursor_pos(l, i, &strong, NULL);
+    g_object_unref(l);
+    return (double)strong.x / PANGO_SCALE;
+}
+
+const char *render_format_value(float v, char *buf, size_t n, int digits) {
+    if (isinf(v)) snprintf(buf, n, "%s∞", v < 0 ? "−" : "");
+    else if (isnan(v)) snprintf(buf, n, "NaN");
+    else {
+        double a = fabs(v);
+        int d = a >= 1000 ? 0 : a >= 100 ? digits - 2 : a >= 10 ? digits - 1 : digits;
+        if (d < 0) d = 0;
+        snprintf(buf, n, "%.*f", d, (double)v);
+        if (buf[0] == '-') { // a real minus sign, and no "-0.00"
+            int zero = 1;
+            for (const char *p = buf + 1; *p; p++) if (*p >= '1' && *p <= '9') zero = 0;
+            if (zero) memmove(buf, buf + 1, strlen(buf));
+            else if (strlen(buf) + 3 < n) { memmove(buf + 3, buf + 1, strlen(buf)); memcpy(buf, "−", 3); }
+        }
+    }
+    return buf;
+}

@@ -1,0 +1,275 @@
+// test_render.c — the pictures: colour maps against their published values,
+// exported PNGs read back with cairo and checked pixel by pixel (size,
+// background, a cell's colour is the colour of its value, masked cells carry
+// the mask pattern), and a comparison with committed reference images.
+#include "testutil.h"
+
+#include <cairo.h>
+#include <math.h>
+
+#include "../src/cli/cli.h"
+
+static const char *we = "assets/models/worked-example.safetensors";
+static const char *we_src = "I really enjoy learning transformers";
+static const char *we_tgt = "من واقعاً از یادگیری ترنسفورمرها لذت می‌برم";
+
+static render_rgb hex(unsigned h) { return (render_rgb){((h >> 16) & 255) / 255.0, ((h >> 8) & 255) / 255.0, (h & 255) / 255.0}; }
+
+static void check_rgb(render_rgb got, render_rgb want, double tol, const char *what) {
+    double d = fmax(fabs(got.r - want.r), fmax(fabs(got.g - want.g), fabs(got.b - want.b)));
+    if (d > tol)
+        fail_msg("%s: (%.3f %.3f %.3f), expected (%.3f %.3f %.3f), off by %.3f", what, got.r, got.g, got.b, want.r, want.g, want.b, d);
+}
+
+// ---------------------------------------------------------------- colour maps
+static void colormaps_match_published_values(void **state) {
+    (void)state;
+    // viridis at 0, ¼, ½, ¾, 1 (matplotlib / R viridis(5))
+    const unsigned v[5] = {0x440154, 0x3B528B, 0x21908C, 0x5DC863, 0xFDE725};
+    for (int k = 0; k < 5; k++) check_rgb(render_cmap_at(RENDER_CMAP_VIRIDIS, k / 4.0), hex(v[k]), 0.025, "viridis");
+    // ColorBrewer RdBu: blue for negative, the white middle, red for positive
+    check_rgb(render_cmap_at(RENDER_CMAP_RDBU, 0), hex(0x053061), 0.002, "rdbu(0)");
+    check_rgb(render_cmap_at(RENDER_CMAP_RDBU, 0.5), hex(0xF7F7F7), 0.002, "rdbu(0.5)");
+    check_rgb(render_cmap_at(RENDER_CMAP_RDBU, 1), hex(0x67001F), 0.002, "rdbu(1)");
+    check_rgb(render_cmap_at(RENDER_CMAP_PUOR, 0.5), hex(0xF7F7F7), 0.002, "puor(0.5)");
+    check_rgb(render_cmap_at(RENDER_CMAP_CIVIDIS, 1), hex(0xFFEA46), 0.002, "cividis(1)");
+    check_rgb(render_cmap_at(RENDER_CMAP_GRAY, 0.25), (render_rgb){0.75, 0.75, 0.75}, 1e-9, "gray");
+    check_rgb(render_cmap_at(RENDER_CMAP_VIRIDIS, -3), render_cmap_at(RENDER_CMAP_VIRIDIS, 0), 0, "clamped below");
+    check_rgb(render_cmap_at(RENDER_CMAP_VIRIDIS, NAN), render_cmap_at(RENDER_CMAP_VIRIDIS, 0), 0, "NaN");
+    // sequential maps get lighter monotonically (perceptually ordered)
+    for (int m = 0; m < RENDER_CMAP_COUNT; m++) {
+        if (render_cmap_is_diverging((render_cmap)m)) continue;
+        double prev = m == RENDER_CMAP_GRAY ? 2 : -1;
+        for (int k = 0; k <= 20; k++) {
+            render_rgb c = render_cmap_at((render_cmap)m, k / 20.0);
+            double y = 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
+            if (m == RENDER_CMAP_GRAY ? y >= prev : y <= prev) fail_msg("%s is not monotonic at %d/20", render_cmap_name((render_cmap)m), k);
+            prev = y;
+        }
+    }
+    render_cmap c;
+    assert_int_equal(render_cmap_parse("cividis", &c), 0);
+    assert_int_equal(c, RENDER_CMAP_CIVIDIS);
+    assert_int_equal(render_cmap_parse("jet", &c), -1);
+}
+
+// ---------------------------------------------------------------- exported PNGs
+typedef struct { const unsigned char *p; size_t n, at; } reader;
+
+static cairo_status_t read_mem(void *closure, unsigned char *data, unsigned int len) {
+    reader *r = closure;
+    if (r->at + len > r->n) return CAIRO_STATUS_READ_ERROR;
+    memcpy(data, r->p + r->at, len);
+    r->at += len;
+    return CAIRO_STATUS_SUCCESS;
+}
+
+// Exports (stage, view) of run r as a PNG through the real export path and
+// decodes it again with cairo.
+static cairo_surface_t *export_png(const tf_model *m, const tf_run *r, const char *id, render_view v, const render_opts *o,
+                                   double w, double h, double scale) {
+    int stage = id ? tf_trace_find(&r->trace, id) : -1;
+    if (id && stage < 0) fail_msg("no stage %s", id);
+    unsigned char *png;
+    size_t n;
+    assert_int_equal(cli_render(&r->trace, m, stage, v, o, w, h, scale, CLI_PNG, &png, &n), 0);
+    assert_true(n > 8 && !memcmp(png, "\x89PNG", 4));
+    reader rd = {png, n, 0};
+    cairo_surface_t *img = cairo_image_surface_create_from_png_stream(read_mem, &rd);
+    free(png);
+    assert_int_equal(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
+    return img;
+}
+
+static render_rgb pixel(cairo_surface_t *img, double x, double y) {
+    int xi = (int)x, yi = (int)y;
+    assert_true(xi >= 0 && yi >= 0 && xi < cairo_image_surface_get_width(img) && yi < cairo_image_surface_get_height(img));
+    const unsigned char *d = cairo_image_surface_get_data(img);
+    uint32_t p = *(const uint32_t *)(d + (size_t)yi * cairo_image_surface_get_stride(img) + (size_t)xi * 4);
+    return (render_rgb){((p >> 16) & 255) / 255.0, ((p >> 8) & 255) / 255.0, (p & 255) / 255.0};
+}
+
+static void load_we(tf_model *m, tf_run *r) {
+    tf_err e;
+    assert_int_equal(tf_model_load(m, we, &e), 0);
+    assert_int_equal(tf_run_sentence(r, m, we_src, we_tgt, &e), 0);
+}
+
+static void heatmap_pixels(void **state) {
+    (void)state;
+    tf_model m;
+    tf_run r;
+    load_we(&m, &r);
+    render_opts o;
+    render_opts_default(&o);
+    const double W = 900, H = 800, S = 2; // a 2x PNG: 1800 × 1600 pixels
+    const char *id = "dec.0.cross_attn.head.1.weights";
+    cairo_surface_t *img = export_png(&m, &r, id, RENDER_VIEW_HEATMAP, &o, W, H, S);
+    assert_int_equal(cairo_image_surface_get_width(img), 1800);
+    assert_int_equal(cairo_image_surface_get_height(img), 1600);
+    check_rgb(pixel(img, 3, 3), (render_rgb){1, 1, 1}, 0.001, "background");
+    check_rgb(pixel(img, 1797, 1597), (render_rgb){1, 1, 1}, 0.001, "background, far corner");
+    const tf_stage *s = &r.trace.stages[tf_trace_find(&r.trace, id)];
+    for (int i = 0; i < s->rows; i++)
+        for (int j = 0; j < s->cols; j++) {
+            double rc[4];
+            assert_int_equal(render_matrix_cell_rect(&r.trace, tf_trace_find(&r.trace, id), &o, W, H, i, j, rc), 0);
+            // a point in the cell away from its centred number and its borders
+            render_rgb want = render_cmap_at(RENDER_CMAP_VIRIDIS, s->data[i * s->cols + j]);
+            char what[64];
+            snprintf(what, sizeof what, "cell %d,%d = %.3f", i, j, (double)s->data[i * s->cols + j]);
+            check_rgb(pixel(img, (rc[0] + rc[2] * 0.18) * S, (rc[1] + rc[3] * 0.18) * S), want, 2.5 / 255, what);
+        }
+    cairo_surface_destroy(img);
+    tf_run_free(&r);
+    tf_model_free(&m);
+}
+
+static void masked_cells_show_the_pattern(void **state) {
+    (void)state;
+    tf_model m;
+    tf_run r;
+    load_we(&m, &r);
+    render_opts o;
+    render_opts_default(&o);
+    render_theme th = render_theme_get(&o);
+    const char *id = "dec.0.self_attn.head.0.masked";
+    int st = tf_trace_find(&r.trace, id);
+    cairo_surface_t *img = export_png(&m, &r, id, RENDER_VIEW_HEATMAP, &o, 1000, 900, 1);
+    // cell (0, 5) is masked: its pixels are the two hatch colours; (5, 0) is not
+    double rc[4];
+    int n_a = 0, n_b = 0, n_other = 0;
+    assert_int_equal(render_matrix_cell_rect(&r.trace, st, &o, 1000, 900, 0, 5, rc), 0);
+    for (double y = rc[1] + 3; y < rc[1] + rc[3] * 0.3; y += 1)
+        for (double x = rc[0] + 3; x < rc[0] + rc[2] - 3; x += 1) {
+            render_rgb p = pixel(img, x, y);
+            if (fabs(p.r - th.mask_a.r) < 0.02 && fabs(p.g - th.mask_a.g) < 0.02) n_a++;
+            else if (fabs(p.r - th.mask_b.r) < 0.02 && fabs(p.g - th.mask_b.g) < 0.02) n_b++;
+            else n_other++;
+        }
+    if (n_a < 20 || n_b < 20) fail_msg("masked cell: %d light and %d dark hatch pixels", n_a, n_b);
+    assert_true(n_other < (n_a + n_b) / 2); // anti-aliased edges only
+    assert_int_equal(render_matrix_cell_rect(&r.trace, st, &o, 1000, 900, 5, 0, rc), 0);
+    const tf_stage *s = &r.trace.stages[st];
+    float v = s->data[5 * s->cols];
+    double a = 0; // the diverging scale is symmetric about 0
+    for (int k = 0; k < s->rows * s->cols; k++) if (isfinite(s->data[k])) a = fmax(a, fabs(s->data[k]));
+    check_rgb(pixel(img, rc[0] + rc[2] * 0.18, rc[1] + rc[3] * 0.18), render_cmap_at(RENDER_CMAP_RDBU, (v + a) / (2 * a)), 2.5 / 255,
+              "unmasked score");
+    cairo_surface_destroy(img);
+    tf_run_free(&r);
+    tf_model_free(&m);
+}
+
+static void high_contrast_and_colormap_options(void **state) {
+    (void)state;
+    tf_model m;
+    tf_run r;
+    load_we(&m, &r);
+    render_opts o;
+    render_opts_default(&o);
+    o.high_contrast = 1;
+    o.cmap_set = 1;
+    o.cmap = RENDER_CMAP_GRAY;
+    const char *id = "src.input";
+    cairo_surface_t *img = export_png(&m, &r, id, RENDER_VIEW_MATRIX, &o, 800, 500, 1);
+    check_rgb(pixel(img, 2, 2), (render_rgb){0, 0, 0}, 0.001, "high-contrast background");
+    const tf_stage *s = &r.trace.stages[tf_trace_find(&r.trace, id)];
+    double lo = INFINITY, hi = -INFINITY, rc[4];
+    for (int k = 0; k < s->rows * s->cols; k++) { lo = fmin(lo, s->data[k]); hi = fmax(hi, s->data[k]); }
+    assert_int_equal(render_matrix_cell_rect(&r.trace, tf_trace_find(&r.trace, id), &o, 800, 500, 1, 0, rc), 0);
+    double t = (s->data[1 * s->cols + 0] - lo) / (hi - lo); // a sequential map spans min..max
+    check_rgb(pixel(img, rc[0] + rc[2] * 0.12, rc[1] + rc[3] * 0.15), (render_rgb){1 - t, 1 - t, 1 - t}, 2.5 / 255, "gray cell");
+    cairo_surface_destroy(img);
+    tf_run_free(&r);
+    tf_model_free(&m);
+}
+
+// Every view, every format, draws without a cairo error and gives a file
+// its reader accepts (PNG here; SVG and PDF are parsed in cli_test.sh).
+static void every_view_draws(void **state) {
+    (void)state;
+    tf_model m;
+    tf_run r;
+    load_we(&m, &r);
+    render_opts o;
+    render_opts_default(&o);
+    o.cell_row = 1;
+    o.cell_col = 0;
+    int st = tf_trace_find(&r.trace, "dec.0.self_attn.head.1.weights");
+    for (int v = RENDER_VIEW_MATRIX; v < RENDER_VIEW_COUNT; v++) {
+        char why[256];
+        assert_int_equal(render_view_check(&r.trace, st, (render_view)v, &o, why, sizeof why), 0);
+        for (int f = CLI_PNG; f <= CLI_PDF; f++) {
+            unsigned char *out;
+            size_t n;
+            if (cli_render(&r.trace, &m, st, (render_view)v, &o, 640, 480, 1, (cli_format)f, &out, &n))
+                fail_msg("%s as format %d failed", render_view_name((render_view)v), f);
+            static const char *magic[] = {"\x89PNG", "<?xm", "%PDF"};
+            if (n < 100 || memcmp(out, magic[f], 4)) fail_msg("%s: bad %s output", render_view_name((render_view)v), magic[f] + 1);
+            free(out);
+        }
+    }
+    char why[256];
+    o.cell_row = 9;
+    assert_int_equal(render_view_check(&r.trace, st, RENDER_VIEW_ARITHMETIC, &o, why, sizeof why), -1);
+    assert_non_null(strstr(why, "outside"));
+    assert_int_equal(render_view_check(&r.trace, tf_trace_find(&r.trace, "src.pe"), RENDER_VIEW_HEADS, &o, why, sizeof why), -1);
+    tf_run_free(&r);
+    tf_model_free(&m);
+}
+
+// The same picture as the committed reference, within a tolerance (fonts and
+// anti-aliasing may move a few pixels; a wrong colour or layout does not pass).
+static void compare_reference(cairo_surface_t *img, const char *ref_path) {
+    cairo_surface_t *ref = cairo_image_surface_create_from_png(ref_path);
+    if (cairo_surface_status(ref) != CAIRO_STATUS_SUCCESS) {
+        if (getenv("TVIZ_UPDATE_REFERENCES")) { cairo_surface_write_to_png(img, ref_path); return; }
+        fail_msg("cannot read %s (TVIZ_UPDATE_REFERENCES=1 writes it)", ref_path);
+    }
+    int w = cairo_image_surface_get_width(img), h = cairo_image_surface_get_height(img);
+    assert_int_equal(cairo_image_surface_get_width(ref), w);
+    assert_int_equal(cairo_image_surface_get_height(ref), h);
+    long differ = 0;
+    double total = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            render_rgb a = pixel(img, x, y), b = pixel(ref, x, y);
+            double d = fabs(a.r - b.r) + fabs(a.g - b.g) + fabs(a.b - b.b);
+            total += d;
+            differ += d > 0.1;
+        }
+    double frac = (double)differ / ((double)w * h);
+    printf("  %s: %.3f%% of pixels differ, mean difference %.5f\n", ref_path, 100 * frac, total / ((double)w * h));
+    if (frac > 0.01) fail_msg("%s: %.2f%% of pixels differ from the reference", ref_path, 100 * frac);
+    cairo_surface_destroy(ref);
+}
+
+static void reference_images(void **state) {
+    (void)state;
+    tf_model m;
+    tf_run r;
+    load_we(&m, &r);
+    render_opts o;
+    render_opts_default(&o);
+    cairo_surface_t *img = export_png(&m, &r, "dec.0.self_attn.head.0.masked", RENDER_VIEW_HEATMAP, &o, 800, 700, 1);
+    compare_reference(img, "tests/images/worked-example-masked.png");
+    cairo_surface_destroy(img);
+    img = export_png(&m, &r, "src.input", RENDER_VIEW_MATRIX, &o, 800, 420, 1);
+    compare_reference(img, "tests/images/worked-example-input.png");
+    cairo_surface_destroy(img);
+    tf_run_free(&r);
+    tf_model_free(&m);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(colormaps_match_published_values),
+        cmocka_unit_test(heatmap_pixels),
+        cmocka_unit_test(masked_cells_show_the_pattern),
+        cmocka_unit_test(high_contrast_and_colormap_options),
+        cmocka_unit_test(every_view_draws),
+        cmocka_unit_test(reference_images),
+    };
+    return cmocka_run_group_tests_name("render", tests, NULL, NULL);
+}

@@ -1,0 +1,269 @@
+// test_state.c — the window's view state without a window: every key's
+// effect on what is shown, typing, and keeping the place across reruns.
+#include "testutil.h"
+
+#include "../src/app/draw.h"
+
+static tf_model m;
+static tf_run r;
+
+static int setup(void **state) {
+    (void)state;
+    tf_err e;
+    if (tf_model_load(&m, "tests/fixtures/multihead.safetensors", &e)) return -1; // 2+2 layers, 4 heads, final norms
+    return tf_run_sentence(&r, &m, "the white house falls", "la maison blanche tombe", &e);
+}
+
+static int teardown(void **state) {
+    (void)state;
+    tf_run_free(&r);
+    tf_model_free(&m);
+    return 0;
+}
+
+static const char *id(const app_state *s) { return r.trace.stages[s->stage].id; }
+
+static void keys_walk_the_stages(void **state) {
+    (void)state;
+    app_state s;
+    app_state_init(&s, "the white house falls", "la maison blanche tombe");
+    app_state_attach(&s, &r.trace);
+    assert_string_equal(id(&s), "src.embed");
+    app_state_key(&s, &r.trace, APP_KEY_PREV); // stays at the first
+    assert_int_equal(s.stage, 0);
+    app_state_key(&s, &r.trace, APP_KEY_NEXT);
+    app_state_key(&s, &r.trace, APP_KEY_NEXT);
+    assert_string_equal(id(&s), "src.input");
+    app_state_key(&s, &r.trace, APP_KEY_LAST);
+    assert_string_equal(id(&s), "out.probs");
+    app_state_key(&s, &r.trace, APP_KEY_NEXT); // stays at the last
+    assert_string_equal(id(&s), "out.probs");
+    app_state_key(&s, &r.trace, APP_KEY_FIRST);
+    assert_string_equal(id(&s), "src.embed");
+}
+
+static void layers_heads_and_jumps(void **state) {
+    (void)state;
+    app_state s;
+    app_state_init(&s, "x", "");
+    app_state_attach(&s, &r.trace);
+    app_state_key(&s, &r.trace, APP_KEY_LAYER_UP); // not in a layer: a message, no move
+    assert_string_equal(id(&s), "src.embed");
+    assert_true(s.message[0]);
+    app_state_key(&s, &r.trace, APP_KEY_ENCODER);
+    assert_string_equal(id(&s), "enc.0.self_attn.head.0.weights");
+    app_state_key(&s, &r.trace, APP_KEY_HEAD_3);
+    assert_string_equal(id(&s), "enc.0.self_attn.head.2.weights");
+    app_state_key(&s, &r.trace, APP_KEY_LAYER_UP); // same stage, next layer
+    assert_string_equal(id(&s), "enc.1.self_attn.head.2.weights");
+    app_state_key(&s, &r.trace, APP_KEY_LAYER_UP); // no third layer
+    assert_string_equal(id(&s), "enc.1.self_attn.head.2.weights");
+    assert_non_null(strstr(s.message, "last"));
+    app_state_key(&s, &r.trace, APP_KEY_HEAD_8); // only 4 heads
+    assert_string_equal(id(&s), "enc.1.self_attn.head.2.weights");
+    app_state_key(&s, &r.trace, APP_KEY_CROSS); // keeps layer and head
+    assert_string_equal(id(&s), "dec.1.cross_attn.head.2.weights");
+    app_state_key(&s, &r.trace, APP_KEY_LAYER_DOWN);
+    assert_string_equal(id(&s), "dec.0.cross_attn.head.2.weights");
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_HEATMAP);
+    app_state_key(&s, &r.trace, APP_KEY_ALL_HEADS);
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_HEADS);
+    app_state_key(&s, &r.trace, APP_KEY_HEAD_1); // a head again
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_HEATMAP);
+    assert_string_equal(id(&s), "dec.0.cross_attn.head.0.weights");
+    app_state_key(&s, &r.trace, APP_KEY_DECODER);
+    assert_string_equal(id(&s), "dec.0.self_attn.head.0.weights");
+    app_state_goto(&s, &r.trace, "enc.1.ffn.hidden");
+    app_state_key(&s, &r.trace, APP_KEY_HEAD_2); // from a layer's other stage into its attention
+    assert_string_equal(id(&s), "enc.1.self_attn.head.1.weights");
+    app_state_goto(&s, &r.trace, "enc.0.norm1");
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_MATRIX);
+    app_state_key(&s, &r.trace, APP_KEY_ALL_HEADS); // not an attention stage
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_MATRIX);
+}
+
+static void toggles_zoom_and_escape(void **state) {
+    (void)state;
+    app_state s;
+    app_state_init(&s, "x", "");
+    app_state_attach(&s, &r.trace);
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_FULLSCREEN), APP_DO_FULLSCREEN);
+    assert_true(s.fullscreen);
+    app_state_key(&s, &r.trace, APP_KEY_PRESENT);
+    app_state_key(&s, &r.trace, APP_KEY_CONTRAST);
+    assert_true(s.presentation && s.high_contrast);
+    app_state_key(&s, &r.trace, APP_KEY_ZOOM_IN);
+    app_state_key(&s, &r.trace, APP_KEY_ZOOM_IN);
+    assert_true(s.zoom > 1.5);
+    s.pan_x = 40;
+    app_state_key(&s, &r.trace, APP_KEY_ESCAPE); // Esc un-zooms
+    assert_true(s.zoom == 1 && s.pan_x == 0);
+    for (int i = 0; i < 40; i++) app_state_key(&s, &r.trace, APP_KEY_ZOOM_OUT);
+    assert_true(s.zoom == 1); // never below fit
+    for (int i = 0; i < 40; i++) app_state_key(&s, &r.trace, APP_KEY_ZOOM_IN);
+    assert_true(s.zoom <= 32);
+    s.pin_row = 1;
+    s.pin_col = 2;
+    app_state_key(&s, &r.trace, APP_KEY_NEXT); // a new stage drops the pin and the zoom
+    assert_int_equal(s.pin_row, -1);
+    assert_true(s.zoom == 1);
+    app_state_key(&s, &r.trace, APP_KEY_HELP);
+    assert_true(s.help);
+    int before = s.stage;
+    app_state_key(&s, &r.trace, APP_KEY_NEXT); // the first key closes the help
+    assert_false(s.help);
+    assert_int_equal(s.stage, before + 1);
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_EXPORT), APP_DO_EXPORT);
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_QUIT), APP_DO_QUIT);
+}
+
+static void typing_a_sentence(void **state) {
+    (void)state;
+    app_state s;
+    app_state_init(&s, "the cat", "");
+    app_state_attach(&s, &r.trace);
+    app_state_key(&s, &r.trace, APP_KEY_EDIT_SOURCE);
+    assert_int_equal(s.editing, 1);
+    assert_string_equal(s.edit, "the cat");
+    app_state_text(&s, " sleeps");
+    assert_string_equal(s.edit, "the cat sleeps");
+    app_state_cursor(&s, -1, 1); // Home
+    app_state_text(&s, "«");     // two bytes
+    assert_string_equal(s.edit, "«the cat sleeps");
+    app_state_cursor(&s, -1, 0);
+    assert_int_equal(s.cursor, 0);
+    app_state_cursor(&s, +1, 0); // over the whole character
+    assert_int_equal(s.cursor, 2);
+    app_state_backspace(&s);
+    assert_string_equal(s.edit, "the cat sleeps");
+    app_state_cursor(&s, +1, 1); // End
+    app_state_text(&s, "می‌برم");
+    app_state_backspace(&s); // removes the last letter, not a byte of it
+    assert_string_equal(s.edit, "the cat sleepsمی‌بر");
+    app_state_cursor(&s, -1, 1);
+    app_state_delete(&s);
+    assert_string_equal(s.edit, "he cat sleepsمی‌بر");
+    assert_int_equal(app_state_commit(&s), APP_DO_RERUN);
+    assert_string_equal(s.src, "he cat sleepsمی‌بر");
+    assert_int_equal(s.editing, 0);
+    app_state_key(&s, &r.trace, APP_KEY_EDIT_TARGET);
+    app_state_text(&s, "le chat");
+    app_state_key(&s, &r.trace, APP_KEY_ESCAPE); // Esc abandons the edit
+    assert_string_equal(s.tgt, "");
+    char big[APP_TEXT_MAX + 10];
+    memset(big, 'a', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    app_state_key(&s, &r.trace, APP_KEY_EDIT_TARGET);
+    app_state_text(&s, big); // too long: ignored, nothing overflows
+    assert_true(strlen(s.edit) < APP_TEXT_MAX);
+}
+
+// After a rerun (a new sentence) the view stays on the same stage.
+static void rerun_keeps_the_place(void **state) {
+    (void)state;
+    app_state s;
+    app_state_init(&s, "x", "");
+    app_state_attach(&s, &r.trace);
+    app_state_goto(&s, &r.trace, "dec.1.cross_attn.head.3.scaled");
+    tf_run r2;
+    tf_err e;
+    assert_int_equal(tf_run_sentence(&r2, &m, "a red car", "une voiture rouge", &e), 0);
+    app_state_attach(&s, &r2.trace);
+    assert_string_equal(r2.trace.stages[s.stage].id, "dec.1.cross_attn.head.3.scaled");
+    tf_run_free(&r2);
+}
+
+// [ and ] step through greedy decoding one token at a time.
+static void decoding_steps(void **state) {
+    (void)state;
+    tf_run g;
+    tf_err e;
+    assert_int_equal(tf_run_sentence(&g, &m, "a black cat sleeps", NULL, &e), 0);
+    int full = g.T; // <bos> un chat noir dort
+    assert_int_equal(full, 5);
+    app_state s;
+    app_state_init(&s, "a black cat sleeps", "");
+    app_state_attach(&s, &g.trace);
+    assert_int_equal(app_state_key(&s, &g.trace, APP_KEY_STEP_FORWARD), APP_DO_NOTHING); // already complete
+    assert_int_equal(app_state_key(&s, &g.trace, APP_KEY_STEP_BACK), APP_DO_RERUN);
+    assert_int_equal(s.decode_step, full - 1);
+    tf_run step;
+    assert_int_equal(tf_run_greedy(&step, &m, s.src, s.decode_step, &e), 0);
+    assert_int_equal(step.T, full - 1);
+    for (int i = 0; i < step.T; i++) assert_int_equal(step.tgt_ids[i], g.tgt_ids[i]); // the same tokens, one fewer
+    for (int k = 0; k < 10; k++) app_state_key(&s, &step.trace, APP_KEY_STEP_BACK);
+    assert_int_equal(s.decode_step, 1); // <bos> alone: the first prediction
+    app_state_key(&s, &step.trace, APP_KEY_STEP_FORWARD);
+    assert_int_equal(s.decode_step, 2);
+    for (int k = 0; k < 10; k++) app_state_key(&s, &step.trace, APP_KEY_STEP_FORWARD);
+    assert_int_equal(s.decode_step, 0); // complete again
+    tf_run_free(&step);
+    tf_run_free(&g);
+    app_state t;
+    app_state_init(&t, "x", "la maison");
+    app_state_attach(&t, &r.trace);
+    assert_int_equal(app_state_key(&t, &r.trace, APP_KEY_STEP_BACK), APP_DO_NOTHING); // a given target: no stepping
+    assert_true(t.message[0]);
+}
+
+// The window's picture without a window: every kind of state draws, the
+// layout is sane, and the mouse finds the cell it is over.
+static void window_picture(void **state) {
+    (void)state;
+    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1280, 800);
+    cairo_t *cr = cairo_create(sf);
+    app_world wd = {.m = &m, .r = &r, .model_name = "multihead"};
+    app_state s;
+    app_layout lay;
+    app_state_init(&s, "the white house falls", "la maison blanche tombe");
+    app_state_attach(&s, &r.trace);
+    app_key script[] = {APP_KEY_NEXT, APP_KEY_CROSS, APP_KEY_ALL_HEADS, APP_KEY_HELP, APP_KEY_HELP, APP_KEY_PRESENT,
+                        APP_KEY_CONTRAST, APP_KEY_ZOOM_IN, APP_KEY_LAST, APP_KEY_EDIT_SOURCE, APP_KEY_ESCAPE, APP_KEY_FIRST};
+    for (size_t k = 0; k < sizeof script / sizeof *script; k++) {
+        app_state_key(&s, &r.trace, script[k]);
+        app_draw(cr, &s, &wd, 1280, 800, &lay);
+        assert_int_equal(cairo_status(cr), CAIRO_STATUS_SUCCESS);
+    }
+    assert_true(lay.n_boxes >= 10);      // the navigator's blocks
+    assert_true(lay.view.w > 400 && lay.view.h > 400);
+    app_state_init(&s, "x", "");
+    app_state_attach(&s, &r.trace);
+    app_state_goto(&s, &r.trace, "dec.0.cross_attn.head.1.weights");
+    app_draw(cr, &s, &wd, 1280, 800, &lay);
+    int stage = s.stage, row = -1, col = -1;
+    render_opts o = app_render_opts(&s);
+    double rc[4];
+    assert_int_equal(render_matrix_cell_rect(&r.trace, stage, &o, lay.view.w, lay.view.h, 2, 3, rc), 0);
+    assert_int_equal(app_view_hit(&s, &wd, &lay, lay.view.x + rc[0] + rc[2] / 2, lay.view.y + rc[1] + rc[3] / 2, &row, &col), 0);
+    assert_int_equal(row, 2);
+    assert_int_equal(col, 3);
+    s.zoom = 2; // zoomed in: a cell is twice as far from the view's corner
+    assert_int_equal(render_matrix_cell_rect(&r.trace, stage, &o, lay.view.w, lay.view.h, 0, 0, rc), 0);
+    assert_true(2 * (rc[0] + rc[2] / 2) < lay.view.w);
+    assert_int_equal(app_view_hit(&s, &wd, &lay, lay.view.x + 2 * (rc[0] + rc[2] / 2), lay.view.y + 2 * (rc[1] + rc[3] / 2), &row, &col), 0);
+    assert_int_equal(row, 0);
+    assert_int_equal(col, 0);
+    s.pin_row = 2;
+    s.pin_col = 3;
+    s.hover_row = 1;
+    s.hover_col = 1;
+    app_draw(cr, &s, &wd, 700, 500, &lay); // small window: no side panel
+    app_world none = {.m = &m, .r = NULL, .model_name = "broken", .load_error = "tviz: broken.safetensors: truncated"};
+    app_draw(cr, &s, &none, 1280, 800, &lay);
+    assert_int_equal(cairo_status(cr), CAIRO_STATUS_SUCCESS);
+    cairo_destroy(cr);
+    cairo_surface_destroy(sf);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(keys_walk_the_stages),
+        cmocka_unit_test(layers_heads_and_jumps),
+        cmocka_unit_test(toggles_zoom_and_escape),
+        cmocka_unit_test(typing_a_sentence),
+        cmocka_unit_test(rerun_keeps_the_place),
+        cmocka_unit_test(decoding_steps),
+        cmocka_unit_test(window_picture),
+    };
+    return cmocka_run_group_tests_name("state", tests, setup, teardown);
+}
