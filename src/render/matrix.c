@@ -102,6 +102,10 @@ static int nice_step(int need) {
 static double max_label_width(cairo_t *cr, const tf_trace *t, tf_axis axis, int n, int step, const render_text_style *st) {
     double mw = 0, w, h;
     char buf[16];
+    if (axis == TF_AXIS_DIM) { // numbers: the largest index is the widest (no need to shape 2048 labels)
+        render_text_size(cr, tf_axis_label(t, axis, n - 1, buf, sizeof buf), st, &w, &h);
+        return w;
+    }
     for (int i = 0; i < n; i += step) {
         render_text_size(cr, tf_axis_label(t, axis, i, buf, sizeof buf), st, &w, &h);
         if (w > mw) mw = w;
@@ -180,15 +184,28 @@ static void hatch(cairo_t *cr, double x, double y, double w, double h, const ren
 // into place for big ones (2048 columns do not become 2048 rectangles).
 static void draw_cells(cairo_t *cr, const tf_stage *s, const scale *sc, const layout *L, const render_theme *th) {
     if ((size_t)s->rows * s->cols > 4096) {
-        cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, s->cols, s->rows);
+        // More columns than device pixels: average the colours of the columns
+        // that fall into each pixel (what a box filter does, without
+        // pixman's general resampler), then scale the image into place.
+        double dx = L->gw, dy = 0;
+        cairo_user_to_device_distance(cr, &dx, &dy);
+        int iw = s->cols, px_w = (int)ceil(fabs(dx));
+        if (px_w >= 1 && px_w < iw) iw = px_w;
+        cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, iw, s->rows);
         unsigned char *px = cairo_image_surface_get_data(img);
         int stride = cairo_image_surface_get_stride(img);
         for (int i = 0; i < s->rows; i++) {
             uint32_t *row = (uint32_t *)(px + (size_t)i * stride);
-            for (int j = 0; j < s->cols; j++) {
-                float v = s->data[(size_t)i * s->cols + j];
-                render_rgb c = isinf(v) ? th->mask_b : value_rgb(sc, v);
-                row[j] = (uint32_t)(c.r * 255 + 0.5) << 16 | (uint32_t)(c.g * 255 + 0.5) << 8 | (uint32_t)(c.b * 255 + 0.5);
+            for (int x = 0; x < iw; x++) {
+                int j0 = (int)((long)x * s->cols / iw), j1 = (int)((long)(x + 1) * s->cols / iw);
+                double r = 0, g = 0, b = 0;
+                for (int j = j0; j < j1; j++) {
+                    float v = s->data[(size_t)i * s->cols + j];
+                    render_rgb c = isinf(v) ? th->mask_b : value_rgb(sc, v);
+                    r += c.r; g += c.g; b += c.b;
+                }
+                double k = 255.0 / (j1 - j0);
+                row[x] = (uint32_t)(r * k + 0.5) << 16 | (uint32_t)(g * k + 0.5) << 8 | (uint32_t)(b * k + 0.5);
             }
         }
         cairo_surface_mark_dirty(img);
@@ -196,10 +213,9 @@ static void draw_cells(cairo_t *cr, const tf_stage *s, const scale *sc, const la
         cairo_rectangle(cr, L->gx, L->gy, L->gw, L->gh);
         cairo_clip(cr);
         cairo_translate(cr, L->gx, L->gy);
-        cairo_scale(cr, L->cw, L->ch);
+        cairo_scale(cr, L->gw / iw, L->ch);
         cairo_set_source_surface(cr, img, 0, 0);
-        // downscaling averages neighbouring cells; upscaling keeps them sharp
-        cairo_pattern_set_filter(cairo_get_source(cr), L->cw < 1 || L->ch < 1 ? CAIRO_FILTER_GOOD : CAIRO_FILTER_NEAREST);
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
         cairo_paint(cr);
         cairo_restore(cr);
         cairo_surface_destroy(img);

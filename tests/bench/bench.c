@@ -4,6 +4,7 @@
 // Then the time to export an attention heatmap as PNG, SVG and PDF, and
 // `tviz export --all` on the big model.
 // Usage: bench SMALL_MODEL [BIG_MODEL [TVIZ]]   Prints medians; asserts nothing.
+#include "../../src/app/draw.h"
 #include "../../src/cli/cli.h"
 
 #include <stdio.h>
@@ -115,8 +116,70 @@ int main(int argc, char **argv) {
             }
             printf("  %-4s %8.1f ms  (%zu KB; median of 9)\n", names[f], median(t, 9) * 1e3, bytes / 1024);
         }
+        // The window's frame at 1920 × 1080 (drawing only, as app_draw does it
+        // into the window's texture), for the densest views of the big model.
+        tf_run_free(&r);
+        if (tf_run_sentence(&r, &m, src, "I really enjoy learning transformers", &e)) return 1;
+        cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1920, 1080);
+        cairo_t *cr = cairo_create(sf);
+        app_world wd = {.m = &m, .r = &r, .model_name = "base"};
+        struct { const char *id; int all_heads; const char *what; } frames[] = {
+            {"enc.0.self_attn.head.0.weights", 1, "all 8 heads of an attention layer"},
+            {"dec.5.ffn.hidden", 0, "a 6 × 2048 FFN matrix"},
+            {"dec.5.cross_attn.head.7.weights", 0, "one cross-attention heatmap"},
+        };
+        printf("\nwindow frame at 1920 × 1080, %s:\n", argv[2]);
+        for (size_t k = 0; k < sizeof frames / sizeof *frames; k++) {
+            app_state st;
+            app_layout lay;
+            app_state_init(&st, src, "x");
+            app_state_attach(&st, &r.trace);
+            if (app_state_goto(&st, &r.trace, frames[k].id)) return 1;
+            st.all_heads = frames[k].all_heads;
+            double t[15];
+            for (int i = 0; i < 15; i++) {
+                double t0 = now();
+                app_draw(cr, &st, &wd, 1920, 1080, &lay);
+                cairo_surface_flush(sf);
+                t[i] = now() - t0;
+            }
+            printf("  %-36s %7.1f ms  (median of 15)\n", frames[k].what, median(t, 15) * 1e3);
+        }
+        cairo_destroy(cr);
+        cairo_surface_destroy(sf);
         tf_run_free(&r);
         tf_model_free(&m);
+        // Start-up to the first frame (no window): load, run, draw.
+        double t[5];
+        for (int i = 0; i < 5; i++) {
+            double t0 = now();
+            if (tf_model_load(&m, argv[1], &e) || tf_run_sentence(&r, &m, src, NULL, &e)) return 1;
+            cairo_surface_t *s1 = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1920, 1080);
+            cairo_t *c1 = cairo_create(s1);
+            app_world w1 = {.m = &m, .r = &r, .model_name = "worked-example"};
+            app_state st;
+            app_layout lay;
+            app_state_init(&st, src, "");
+            app_state_attach(&st, &r.trace);
+            app_draw(c1, &st, &w1, 1920, 1080, &lay);
+            cairo_surface_flush(s1);
+            t[i] = now() - t0;
+            cairo_destroy(c1);
+            cairo_surface_destroy(s1);
+            tf_run_free(&r);
+            tf_model_free(&m);
+        }
+        printf("  start-up to the first frame (%s, no window): %.1f ms (median of 5)\n", argv[1], median(t, 5) * 1e3);
+        if (argc >= 4 && getenv("DISPLAY")) { // with a display: the real window, opened and closed
+            char cmd[4200];
+            snprintf(cmd, sizeof cmd, "%s --size 1920x1080 --quit >/dev/null 2>&1", argv[3]);
+            for (int i = 0; i < 5; i++) {
+                double t0 = now();
+                if (system(cmd)) { fprintf(stderr, "bench: %s failed\n", cmd); return 1; }
+                t[i] = now() - t0;
+            }
+            printf("  tviz --quit (window opened, first frame drawn, closed): %.0f ms (median of 5)\n", median(t, 5) * 1e3);
+        }
         if (argc >= 4) { // argv[3]: the tviz program, for `export --all`
             char cmd[8192];
             snprintf(cmd, sizeof cmd, "%s export --model %s --src '%s' --tgt '%s' --all -o build/bench-all 2>/dev/null", argv[3], argv[2], src, tgt);
