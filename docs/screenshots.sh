@@ -16,5 +16,4 @@ DISPLAY=$D "$TVIZ" --size 1440x900 --tgt "$TGT" --keys "D click:600,560" --scree
 "$TVIZ" export --tgt "$TGT" --stage dec.0.self_attn.head.0.masked --width 900 -o docs/masked-scores.png
 "$TVIZ" export --view pe-heatmap --width 900 -o docs/pe-heatmap.png
 "$TVIZ" export --view pe-curves --width 900 -o docs/pe-curves.png
-"$TVIZ" export --tgt "$TGT" --stage dec.0.cross_attn.head.0.weights --view architecture --width 600 -o docs/architecture.png
 echo "docs: pictures remade"
