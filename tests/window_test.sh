@@ -55,6 +55,15 @@ if [ -s "$T/root.png" ]; then
     [ "$(colours "$T/root.png" 1600x1000+0+0)" -gt 100 ] && ok || bad "ImageMagick's screenshot of the X screen is blank"
 else bad "import could not capture the screen"; fi
 
+# ---- a script file, and idle CPU: an open window that nothing happens to
+printf '# step to the encoder input\nRight Right\n' >"$T/script"
+win --keys "@$T/script"
+[ "$(field stage)" = "src.input" ] && ok || bad "--keys @FILE: $(field stage)"
+(cd "$T" && "$TVIZ" --size 1440x900 >/dev/null 2>&1 & echo $! >"$T/pid"); sleep 3
+P=$(cat "$T/pid"); t0=$(awk '{print $14+$15}' /proc/$P/stat); sleep 5; t1=$(awk '{print $14+$15}' /proc/$P/stat); kill $P
+echo "  idle window: $((t1 - t0)) clock ticks of CPU in 5 s"
+[ $((t1 - t0)) -le 5 ] && ok || bad "the idle window used $((t1 - t0)) ticks of CPU in 5 s"
+
 # ---- hover and click: the value and the pinned arithmetic
 win --tgt "$TGT" --keys "C move:700,300 click:700,300" --screenshot "$T/pin.png"
 [ "$(field hover)" != "-1,-1" ] && ok || bad "hovering the heatmap found no cell"

@@ -5,6 +5,7 @@
 #include "app.h"
 
 #include <SDL.h>
+#include <errno.h>
 #include <malloc.h>
 #include <math.h>
 #include <stdio.h>
@@ -389,9 +390,29 @@ static void drain(app *a) {
 }
 
 // Runs a script word by word, each word's events handled before the next.
+// "@FILE" reads the words from a file (lines starting with # are comments).
 static int run_script(app *a, const char *script) {
-    char *copy = strdup(script), *save = NULL;
+    char *copy = NULL, *save = NULL;
     int rc = 0;
+    if (script[0] == '@') {
+        FILE *f = fopen(script + 1, "r");
+        if (!f) return cli_error(script + 1, "cannot read the script (%s)", strerror(errno));
+        size_t n = 0;
+        char line[1024];
+        while (fgets(line, sizeof line, f)) {
+            if (line[0] == '#') continue;
+            size_t l = strlen(line);
+            char *grown = realloc(copy, n + l + 2);
+            if (!grown) { fclose(f); free(copy); return cli_error(script + 1, "out of memory"); }
+            copy = grown;
+            memcpy(copy + n, line, l);
+            n += l;
+            copy[n++] = ' ';
+            copy[n] = 0;
+        }
+        fclose(f);
+        if (!copy) return 0;
+    } else copy = strdup(script);
     for (char *w = strtok_r(copy, " \t\n", &save); w && !rc && !a->quit; w = strtok_r(NULL, " \t\n", &save)) {
         int k = push_word(a, w);
         if (k < 0) rc = 1;
@@ -449,7 +470,7 @@ static const char *app_help =
     "            [--keys \"WORDS\"] [--screenshot FILE] [--report] [--quit] [--soak N]\n"
     "Opens the window on the model and sentence (default: the worked example and\n"
     "\"" CLI_DEFAULT_SENTENCE "\"). Press ? in the window for the keys.\n"
-    "--keys runs a script of key names (Right, Space, 2, Ctrl+S, Shift+Tab, F11),\n"
+    "--keys runs a script (or @FILE, one or more words a line) of key names (Right, Space, 2, Ctrl+S, Shift+Tab, F11),\n"
     "type:TEXT ('_' = space), click:X,Y, move:X,Y, wheel:N, resize:WxH, shot:FILE;\n"
     "--screenshot saves the window afterwards, --report prints what it shows, --quit closes it.\n"
     "--soak N sends N random events and prints the memory in use before and after.\n";
