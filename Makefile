@@ -6,7 +6,7 @@
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -fopenmp
-DEFS    := -DTVIZ_ASSETS_DIR='"$(CURDIR)/assets"'
+DEFS    := -DTVIZ_ASSETS_DIR='"$(CURDIR)/assets"' -DTVIZ_LESSONS_DIR='"$(CURDIR)/lessons"'
 PKGS    := pangocairo cairo-svg cairo-pdf stb sdl2
 PKGCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKGLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -21,11 +21,12 @@ DEB_PKGS := gcc libc6-dev make pkg-config libcjson-dev libcmocka-dev \
 
 MODEL_SRC  := $(wildcard src/model/*.c)
 RENDER_SRC := $(wildcard src/render/*.c)
+LESSON_SRC := $(wildcard src/lesson/*.c)
 CLI_SRC    := $(wildcard src/cli/*.c)
 APP_SRC    := $(wildcard src/app/*.c)
-LIB_SRC    := $(MODEL_SRC) $(RENDER_SRC) $(CLI_SRC) $(APP_SRC)
+LIB_SRC    := $(MODEL_SRC) $(RENDER_SRC) $(LESSON_SRC) $(CLI_SRC) $(APP_SRC)
 HDRS      := $(wildcard src/*/*.h)
-TESTS     := test_ops test_weights test_trace test_render test_arith test_state
+TESTS     := test_ops test_weights test_trace test_render test_arith test_state test_lesson
 
 B  := build
 BA := build/asan
@@ -72,6 +73,7 @@ test: test-unit test-asan
 
 test-unit: $(B)/tviz $(addprefix $(B)/,$(TESTS))
 	@for t in $(TESTS); do ./$(B)/$$t || exit 1; done
+	@./$(B)/tviz lesson check
 	@TVIZ=./$(B)/tviz sh tests/cli_test.sh
 	@TVIZ=./$(B)/tviz sh tests/window_test.sh
 

@@ -145,5 +145,35 @@ expect_error "export onto a folder" "is a folder" "$TVIZ" export --stage $W -o "
 [ ! -e "$T/x.png" ] || bad "a failed export left x.png"
 [ -z "$(find "$T" -name '*.tmp*')" ] || bad "a temporary file was left behind: $(find "$T" -name '*.tmp*')"
 
+# ---- lesson check: a folder with one mistake each time, named by file and line
+L="$T/lessons"
+mk_lessons() {
+    rm -rf "$L"; mkdir -p "$L/en" "$L/fa"
+    printf '# T\n\n## src.pe\nPositional encoding.\n\n## check\nQ: Why?\nA: Order.\n' >"$L/en/a.md"
+    printf '# ت\n\n## src.pe\nرمزگذاری موقعیت.\n\n## check\nQ: چرا؟\nA: ترتیب.\n' >"$L/fa/a.md"
+    for k in attention query key value head mask softmax layer-normalization residual-connection embedding encoder decoder feed-forward; do
+        echo "$k = $k" >>"$L/en/glossary.txt"; echo "$k = $k" >>"$L/fa/glossary.txt"; done
+    echo "positional-encoding = Positional encoding" >>"$L/en/glossary.txt"; echo "positional-encoding = رمزگذاری موقعیت" >>"$L/fa/glossary.txt"
+}
+mk_lessons
+"$TVIZ" lesson check "$L" >"$T/out" 2>"$T/err" || true
+# (the made-up glossary words such as "query" are not used in these tiny lessons: those are reported)
+grep -q 'is never used in the en lessons' "$T/err" && ok || bad "lesson check: unused glossary words not reported"
+mk_lessons
+for k in attention query key value head mask softmax layer-normalization residual-connection embedding encoder decoder feed-forward; do
+    printf '\n## *.head.*.weights\n%s\n' "$k" >>"$L/en/a.md"; printf '\n## *.head.*.weights\n%s\n' "$k" >>"$L/fa/a.md"; done
+expect_ok "lesson check on a good folder" "$TVIZ" lesson check "$L"
+grep -q "2 languages, 2 files" "$T/out" && ok || bad "lesson check summary: $(cat "$T/out")"
+printf '\n## enc.9.nothing\nText.\n' >>"$L/fa/a.md"
+# (two problems: the id matches no stage, and en/ has no such section)
+"$TVIZ" lesson check "$L" >"$T/out" 2>"$T/err" && bad "lesson check passed a bad stage id" || ok
+grep -q 'fa/a.md:[0-9]*: "enc.9.nothing" matches no stage' "$T/err" && ok || bad "lesson: bad stage id not named with its line: $(cat "$T/err")"
+mk_lessons
+for k in attention query key value head mask softmax layer-normalization residual-connection embedding encoder decoder feed-forward; do
+    printf '\n## *.head.*.weights\n%s\n' "$k" >>"$L/en/a.md"; printf '\n## *.head.*.weights\n%s\n' "$k" >>"$L/fa/a.md"; done
+printf '\n## out.probs\nOutput.\n' >>"$L/en/a.md"
+expect_error "lesson: a section missing in fa" 'the section "## out.probs" of en/a.md' "$TVIZ" lesson check "$L"
+expect_error "lesson: no such folder" "cannot read the lessons folder" "$TVIZ" lesson check "$T/none"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -5,6 +5,7 @@
 #include "app.h"
 
 #include <SDL.h>
+#include <dirent.h>
 #include <errno.h>
 #include <malloc.h>
 #include <math.h>
@@ -29,6 +30,8 @@ typedef struct {
     tf_run r;
     int have_model, have_run;
     char model_path[4096], model_name[256], load_error[700];
+    lesson lesson;
+    int have_lesson;
     int dirty, quit;
     int pressed, dragging;      // left button held in the zoomed view; moved far enough to pan
     double drag_x, drag_y, pan0_x, pan0_y;
@@ -40,6 +43,46 @@ static void app_world_of(app *a, app_world *w) {
     w->r = a->have_run ? &a->r : NULL;
     w->model_name = a->model_name;
     w->load_error = a->load_error;
+    w->lesson = a->have_lesson ? &a->lesson : NULL;
+}
+
+// The lesson of a language: lessons/<lang>/inside-transformer.md. Returns 0,
+// or -1 with a message in err.
+static int load_lesson(app *a, const char *lang, char *err, size_t n) {
+    char path[4200], why[512];
+    snprintf(path, sizeof path, "%s/%s/inside-transformer.md", lesson_dir(), lang);
+    lesson l;
+    if (lesson_load(&l, path, lang, why, sizeof why)) {
+        snprintf(err, n, "%.380s:%.500s", path, why);
+        return -1;
+    }
+    if (a->have_lesson) lesson_free(&a->lesson);
+    a->lesson = l;
+    a->have_lesson = 1;
+    snprintf(a->s.lang, sizeof a->s.lang, "%s", lang);
+    return 0;
+}
+
+// L: the next language that has lessons, in alphabetical order.
+static void next_language(app *a) {
+    DIR *d = opendir(lesson_dir());
+    char best[16] = "", first[16] = "";
+    struct dirent *de;
+    char path[4200];
+    struct stat st;
+    while (d && (de = readdir(d))) {
+        if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof best) continue;
+        snprintf(path, sizeof path, "%s/%s/inside-transformer.md", lesson_dir(), de->d_name);
+        if (stat(path, &st)) continue;
+        if (!first[0] || strcmp(de->d_name, first) < 0) snprintf(first, sizeof first, "%s", de->d_name);
+        if (strcmp(de->d_name, a->s.lang) > 0 && (!best[0] || strcmp(de->d_name, best) < 0)) snprintf(best, sizeof best, "%s", de->d_name);
+    }
+    if (d) closedir(d);
+    const char *lang = best[0] ? best : first;
+    char err[900];
+    if (!lang[0]) app_state_message(&a->s, 1, "no lessons found in %s", lesson_dir());
+    else if (load_lesson(a, lang, err, sizeof err)) app_state_message(&a->s, 1, "%s", err);
+    else app_state_message(&a->s, 0, "Lesson language: %s", lang);
 }
 
 // Runs the model on the state's sentences. On failure the previous run and
@@ -168,6 +211,7 @@ static app_key key_of(const SDL_Keysym *k) {
     case SDLK_SLASH: return shift ? APP_KEY_HELP : APP_KEY_NONE;
     case SDLK_TAB: return shift ? APP_KEY_EDIT_TARGET : APP_KEY_EDIT_SOURCE;
     case SDLK_e: return APP_KEY_EXPORT;
+    case SDLK_l: return APP_KEY_LANGUAGE;
     case SDLK_ESCAPE: return APP_KEY_ESCAPE;
     default:
         if (k->sym >= SDLK_1 && k->sym <= SDLK_8) return (app_key)(APP_KEY_HEAD_1 + (k->sym - SDLK_1));
@@ -180,6 +224,7 @@ static void do_actions(app *a, app_do d, const char *old_src, const char *old_tg
     if (d & APP_DO_QUIT) a->quit = 1;
     if (d & APP_DO_RERUN) rerun(a, old_src, old_tgt);
     if (d & APP_DO_EXPORT) export_view(a);
+    if (d & APP_DO_LANGUAGE) next_language(a);
     if (d & APP_DO_FULLSCREEN) SDL_SetWindowFullscreen(a->win, a->s.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
 }
 
@@ -466,7 +511,7 @@ static int soak(app *a, long n, unsigned seed) {
 
 // ---------------------------------------------------------------- main
 static const char *app_help =
-    "Usage: tviz [--model M] [--src TEXT] [--tgt TEXT] [--size WxH] [--fullscreen]\n"
+    "Usage: tviz [--model M] [--src TEXT] [--tgt TEXT] [--lang en|fa|ar] [--size WxH] [--fullscreen]\n"
     "            [--keys \"WORDS\"] [--screenshot FILE] [--report] [--quit] [--soak N]\n"
     "Opens the window on the model and sentence (default: the worked example and\n"
     "\"" CLI_DEFAULT_SENTENCE "\"). Press ? in the window for the keys.\n"
@@ -475,7 +520,7 @@ static const char *app_help =
     "--screenshot saves the window afterwards, --report prints what it shows, --quit closes it.\n"
     "--soak N sends N random events and prints the memory in use before and after.\n";
 
-typedef struct { const char *keys, *shot, *size, *soak; int quit, fullscreen, report; } app_args;
+typedef struct { const char *keys, *shot, *size, *soak, *lang; int quit, fullscreen, report; } app_args;
 
 static int app_opt(void *ctx, int argc, char **argv, int *i) {
     app_args *a = ctx;
@@ -484,6 +529,7 @@ static int app_opt(void *ctx, int argc, char **argv, int *i) {
     if ((k = cli_opt(argc, argv, i, "--screenshot", NULL, &a->shot))) return k;
     if ((k = cli_opt(argc, argv, i, "--size", NULL, &a->size))) return k;
     if ((k = cli_opt(argc, argv, i, "--soak", NULL, &a->soak))) return k;
+    if ((k = cli_opt(argc, argv, i, "--lang", NULL, &a->lang))) return k;
     if (!strcmp(argv[*i], "--quit")) { a->quit = 1; return 1; }
     if (!strcmp(argv[*i], "--fullscreen")) { a->fullscreen = 1; return 1; }
     if (!strcmp(argv[*i], "--report")) { a->report = 1; return 1; }
@@ -533,6 +579,16 @@ int app_main(int argc, char **argv) {
     snprintf(a->model_name, sizeof a->model_name, "%.200s", base ? base + 1 : c.path);
     app_state_init(&a->s, c.src, c.tgt);
     app_state_attach(&a->s, &a->r.trace);
+    char lerr[900];
+    if (load_lesson(a, args.lang ? args.lang : "en", lerr, sizeof lerr)) {
+        if (args.lang) { // asked for: a clear error; by default, built-in captions
+            rc = cli_error(NULL, "%s (tviz --lang takes a folder of %s, e.g. en, fa, ar)", lerr, lesson_dir());
+            free(a);
+            SDL_Quit();
+            cli_run_end(&c);
+            return rc;
+        }
+    }
     if (a->r.n_src_unk + a->r.n_tgt_unk) app_state_message(&a->s, 0, "unknown words are read as <unk> (see the panel)");
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0");
     a->win = SDL_CreateWindow("tviz — the Transformer, one operation at a time", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, ww, wh,
@@ -557,7 +613,7 @@ int app_main(int argc, char **argv) {
                t->stages[a->s.stage].head, a->s.zoom, a->s.pin_row, a->s.pin_col, a->s.hover_row, a->s.hover_col, a->s.editing, w, h,
                a->s.presentation, a->s.high_contrast, a->s.help, a->r.T, a->s.decode_step ? a->s.decode_full : a->r.T, a->s.src, a->s.tgt);
         for (int i = 0; i < a->r.T; i++) printf("%s%s", i ? " " : "", t->tgt_labels[i]);
-        printf("\nmessage=%s\n", a->s.message);
+        printf("\nlang=%s\nmessage=%s\n", a->s.lang, a->s.message);
         fflush(stdout);
     }
     if (args.quit) goto done;
@@ -580,6 +636,7 @@ done:
     SDL_Quit();
     if (a->have_run) tf_run_free(&a->r);
     if (a->have_model) tf_model_free(&a->m);
+    if (a->have_lesson) lesson_free(&a->lesson);
     free(a);
     return rc;
 }

@@ -108,6 +108,30 @@ static void button(cairo_t *cr, const render_theme *th, app_rect r, double u, co
     render_text(cr, label, r.x + r.w / 2, r.y + r.h / 2 - 10 * u, &st);
 }
 
+// A lesson section: paragraphs, headings and lists, laid out in the
+// lesson's direction (right to left for Persian and Arabic: right-aligned,
+// bullets on the right). Returns the y below it.
+static double lesson_text(cairo_t *cr, const lesson *l, const lesson_section *sec, const render_theme *th, double x, double y,
+                          double tw, double u) {
+    render_text_style st = render_style(15 * u, th->fg);
+    st.width = tw;
+    st.dir = l->rtl ? RENDER_DIR_RTL : RENDER_DIR_LTR;
+    char buf[9000];
+    for (int i = 0; i < sec->n_blocks; i++) {
+        const lesson_block *b = &sec->blocks[i];
+        if (b->kind == LESSON_QUESTION || b->kind == LESSON_ANSWER) continue; // the check section is not a stage's
+        render_text_style bs = st;
+        const char *m = b->markup;
+        if (b->kind == LESSON_HEADING) { bs.bold = 1; bs.size = 16 * u; }
+        if (b->kind == LESSON_BULLET || b->kind == LESSON_NUMBERED) {
+            snprintf(buf, sizeof buf, "%s %s", b->kind == LESSON_BULLET ? "•" : "–", b->markup);
+            m = buf;
+        }
+        y += render_markup(cr, m, x, y, &bs) + (b->kind == LESSON_PARA ? 9 : 4) * u;
+    }
+    return y;
+}
+
 // The right-hand panel: what this stage is, its formula, the hovered cell,
 // and the pinned cell's arithmetic.
 static void text_panel(cairo_t *cr, const app_state *s, const app_world *wd, const render_theme *th, app_rect r, double u) {
@@ -134,10 +158,14 @@ static void text_panel(cairo_t *cr, const app_state *s, const app_world *wd, con
     y += render_text(cr, st->formula, x, y, &formula) + 4 * u;
     snprintf(buf, sizeof buf, "%d × %d", st->rows, st->cols);
     y += render_text(cr, buf, x, y, &small) + 10 * u;
-    render_text_style body = render_style(15 * u, th->fg);
-    body.width = tw;
-    body.dir = RENDER_DIR_LTR;
-    y += render_text(cr, caption_for(st), x, y, &body) + 12 * u;
+    const lesson_section *ls = wd->lesson ? lesson_for_stage(wd->lesson, st->id) : NULL;
+    if (ls) y = lesson_text(cr, wd->lesson, ls, th, x, y, tw, u) + 6 * u;
+    else {
+        render_text_style body = render_style(15 * u, th->fg);
+        body.width = tw;
+        body.dir = RENDER_DIR_LTR;
+        y += render_text(cr, caption_for(st), x, y, &body) + 12 * u;
+    }
     if (wd->r->n_src_unk || wd->r->n_tgt_unk) {
         int k = snprintf(buf, sizeof buf, "⚠ Not in the vocabulary, read as <unk>:");
         for (int i = 0; i < wd->r->S && k < (int)sizeof buf - 40; i++)
@@ -199,6 +227,7 @@ static void help_overlay(cairo_t *cr, const render_theme *th, double w, double h
         {"wheel  +  −  F", "zoom in / out, fit; drag to pan"},
         {"P  H  F11", "presentation type, high contrast, fullscreen"},
         {"Ctrl+S  E", "export the current view as PNG"},
+        {"L", "next lesson language (en, fa, ar, …)"},
         {"?  F1  Esc", "this help / close it"},              {"Ctrl+Q", "quit"},
     };
     int n = (int)(sizeof lines / sizeof *lines);

@@ -4,6 +4,7 @@
 #ifndef APP_DRAW_H
 #define APP_DRAW_H
 
+#include "../lesson/lesson.h"
 #include "state.h"
 
 #define APP_MAX_BOXES 64
@@ -17,6 +18,7 @@ typedef struct {
     const tf_run *r;           // NULL while there is no trace (a model failed to load)
     const char *model_name;    // for the status line
     const char *load_error;    // shown in place of the view when there is no trace
+    const lesson *lesson;      // the lesson beside each stage, or NULL (built-in captions)
 } app_world;
 
 // Where the last frame put things (filled by app_draw).

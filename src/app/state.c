@@ -12,6 +12,7 @@ void app_state_init(app_state *s, const char *src, const char *tgt) {
     s->hover_row = s->hover_col = s->pin_row = s->pin_col = -1;
     snprintf(s->src, sizeof s->src, "%s", src);
     snprintf(s->tgt, sizeof s->tgt, "%s", tgt ? tgt : "");
+    snprintf(s->lang, sizeof s->lang, "en");
 }
 
 void app_state_message(app_state *s, int error, const char *fmt, ...) {
@@ -143,6 +144,7 @@ app_do app_state_key(app_state *s, const tf_trace *t, app_key k) {
     case APP_KEY_EDIT_SOURCE: begin_edit(s, 1); break;
     case APP_KEY_EDIT_TARGET: begin_edit(s, 2); break;
     case APP_KEY_EXPORT: return APP_DO_EXPORT;
+    case APP_KEY_LANGUAGE: return APP_DO_LANGUAGE;
     case APP_KEY_ESCAPE:
         if (s->editing) s->editing = 0;
         else if (s->pin_row >= 0) s->pin_row = s->pin_col = -1;

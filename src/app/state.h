@@ -23,12 +23,13 @@ typedef enum {
     APP_KEY_FULLSCREEN, APP_KEY_PRESENT, APP_KEY_CONTRAST, APP_KEY_HELP, // F11 P H ?
     APP_KEY_EDIT_SOURCE, APP_KEY_EDIT_TARGET,        // Tab / Shift+Tab: type a sentence
     APP_KEY_EXPORT,                                   // Ctrl+S / E
+    APP_KEY_LANGUAGE,                                 // L: the next language
     APP_KEY_ESCAPE, APP_KEY_QUIT,                     // Esc, Ctrl+Q
 } app_key;
 
 // What a key asks of the program beyond the state: rerun the model, export,
 // toggle fullscreen. app.c carries these out.
-typedef enum { APP_DO_NOTHING = 0, APP_DO_RERUN = 1, APP_DO_EXPORT = 2, APP_DO_FULLSCREEN = 4, APP_DO_QUIT = 8 } app_do;
+typedef enum { APP_DO_NOTHING = 0, APP_DO_RERUN = 1, APP_DO_EXPORT = 2, APP_DO_FULLSCREEN = 4, APP_DO_QUIT = 8, APP_DO_LANGUAGE = 16 } app_do;
 
 typedef struct {
     int stage;                 // index into the trace
@@ -48,6 +49,7 @@ typedef struct {
     char tgt[APP_TEXT_MAX];    // "" = greedy decoding
     int decode_step;           // greedy decoding: decoder input tokens shown, <bos> included (0 = all)
     int decode_full;           // tokens of the complete greedy decoding
+    char lang[16];             // the lessons' language (en, fa, ar, …)
     char message[300];         // a line for the status bar (errors, "saved to …")
     int message_is_error;
 } app_state;

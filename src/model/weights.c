@@ -513,10 +513,10 @@ int tf_model_init(tf_model *m, const tf_config *cfg, const char *src_vocab, cons
     memset(m, 0, sizeof *m);
     m->cfg = *cfg;
     tf_config *c = &m->cfg;
+    if (!c->max_len_set) c->max_len = TF_DEFAULT_MAX_LEN;
     if (check_config(c, e)) return -1;
     c->D = c->C / c->H;
     if (c->embed_scale_is_sqrt) c->embed_scale = sqrtf((float)c->C);
-    if (!c->max_len_set) c->max_len = TF_DEFAULT_MAX_LEN;
     if (tf_vocab_parse(&m->src_vocab, src_vocab, "src_vocab", e)) goto fail;
     m->shared_vocab = tgt_vocab == NULL;
     if (tf_vocab_parse(&m->tgt_vocab, tgt_vocab ? tgt_vocab : src_vocab, tgt_vocab ? "tgt_vocab" : "src_vocab", e)) goto fail;

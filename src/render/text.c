@@ -52,8 +52,11 @@ static PangoLayout *make_layout(cairo_t *cr, const char *text, int markup, const
         pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
         // With auto direction, pango swaps left and right for a right-to-left
         // paragraph, so "left" means "where the text starts".
+        // A paragraph forced right to left starts at the right, like one whose
+        // direction pango found by itself.
+        int start_right = s->dir == RENDER_DIR_RTL;
         pango_layout_set_alignment(l, s->align == RENDER_ALIGN_CENTER ? PANGO_ALIGN_CENTER
-                                      : s->align == RENDER_ALIGN_RIGHT ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT);
+                                      : (s->align == RENDER_ALIGN_RIGHT) != start_right ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT);
     } else if (s->max_width > 0) {
         pango_layout_set_width(l, (int)(s->max_width * PANGO_SCALE));
         pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);

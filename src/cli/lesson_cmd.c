@@ -1,0 +1,185 @@
+// lesson_cmd.c — `tviz lesson check`: every lesson file parses, every stage id
+// it names exists, every language has every section English has, and the
+// glossaries have every key, used in their lessons. Errors name file:line.
+#include "cli.h"
+#include "../lesson/lesson.h"
+
+#include <dirent.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+static const char *glossary_keys[] = {"attention", "query", "key", "value", "head", "mask", "softmax", "layer-normalization",
+                                      "residual-connection", "positional-encoding", "encoder", "decoder", "embedding", "feed-forward"};
+
+// Stage ids of a model with every optional part (final norms) and 2 layers
+// a side, so each pattern can be checked against real ids.
+static int reference_ids(tf_model *m, tf_run *r, tf_err *e) {
+    tf_config c = {0};
+    c.C = 4; c.H = 2; c.F = 8; c.L_enc = 2; c.L_dec = 2;
+    c.eps = 1e-5f; c.embed_scale_is_sqrt = 1; c.has_enc_norm = c.has_dec_norm = 1;
+    if (tf_model_init(m, &c, "<unk>\n<bos>\n<eos>", NULL, 1, e)) return -1;
+    if (tf_run_sentence(r, m, "a b", "c", e)) { tf_model_free(m); return -1; }
+    return 0;
+}
+
+static int matches_a_stage(const tf_trace *t, const char *pat) {
+    if (!strcmp(pat, "intro") || !strcmp(pat, "check")) return 1;
+    for (int i = 0; i < t->n; i++) if (!fnmatch(pat, t->stages[i].id, 0)) return 1;
+    return 0;
+}
+
+static int same_patterns(const lesson_section *a, const lesson_section *b) {
+    if (a->n_patterns != b->n_patterns) return 0;
+    for (int i = 0; i < a->n_patterns; i++) if (strcmp(a->patterns[i], b->patterns[i])) return 0;
+    return 1;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+// The entries of a folder matching a test, sorted.
+static int list_dir(const char *dir, int want_dirs, const char *suffix, char names[][64], int max) {
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    int n = 0;
+    struct dirent *de;
+    char *ptrs[64];
+    char path[4200];
+    while ((de = readdir(d)) && n < max) {
+        if (de->d_name[0] == '.' || strlen(de->d_name) >= 64) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        struct stat st;
+        if (stat(path, &st) || (want_dirs ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))) continue;
+        size_t l = strlen(de->d_name), sl = suffix ? strlen(suffix) : 0;
+        if (suffix && (l < sl || strcmp(de->d_name + l - sl, suffix))) continue;
+        snprintf(names[n++], 64, "%.63s", de->d_name);
+    }
+    closedir(d);
+    for (int i = 0; i < n; i++) ptrs[i] = names[i];
+    qsort(ptrs, (size_t)n, sizeof *ptrs, cmp_str);
+    char tmp[64][64];
+    for (int i = 0; i < n; i++) snprintf(tmp[i], 64, "%s", ptrs[i]);
+    memcpy(names, tmp, sizeof(char[64]) * (size_t)n);
+    return n;
+}
+
+// word in text, ignoring the case of ASCII letters ("Attention" at a sentence's start).
+static int contains(const char *text, const char *word) {
+    size_t n = strlen(word);
+    for (const char *p = text; *p; p++)
+        if (!strncasecmp(p, word, n)) return 1;
+    return 0;
+}
+
+static int uses_word(const lesson *ls, int n, const char *word) {
+    for (int f = 0; f < n; f++)
+        for (int s = 0; s < ls[f].n; s++)
+            for (int b = 0; b < ls[f].sec[s].n_blocks; b++)
+                if (contains(ls[f].sec[s].blocks[b].markup, word)) return 1;
+    return 0;
+}
+
+static int check(const char *dir) {
+    char langs[64][64], files[64][64], err[512], path[4300];
+    int problems = 0, n_files = 0, n_sections = 0;
+    int nl = list_dir(dir, 1, NULL, langs, 64);
+    if (nl < 0) return cli_error(dir, "cannot read the lessons folder; give the folder that holds en/, fa/, …");
+    int en = -1;
+    for (int i = 0; i < nl; i++) if (!strcmp(langs[i], "en")) en = i;
+    if (en < 0) return cli_error(dir, "has no en/ folder; English is the reference every language is checked against");
+    snprintf(path, sizeof path, "%s/en", dir);
+    int nf = list_dir(path, 0, ".md", files, 64);
+    if (nf <= 0) return cli_error(path, "has no lesson files (*.md)");
+    tf_model m;
+    tf_run r;
+    tf_err e;
+    if (reference_ids(&m, &r, &e)) return cli_error(NULL, "cannot build the reference stages: %s", e.msg);
+    lesson ref[64];
+    memset(ref, 0, sizeof ref);
+    for (int f = 0; f < nf; f++) {
+        snprintf(path, sizeof path, "%s/en/%s", dir, files[f]);
+        if (lesson_load(&ref[f], path, "en", err, sizeof err)) { fprintf(stderr, "tviz: %s:%s\n", path, err); problems++; }
+    }
+    glossary gref;
+    snprintf(path, sizeof path, "%s/en/glossary.txt", dir);
+    int have_gref = !glossary_load(&gref, path, "en", err, sizeof err);
+    if (!have_gref) { fprintf(stderr, "tviz: %s:%s\n", path, err); problems++; }
+    for (int li = 0; li < nl; li++) {
+        const char *lang = langs[li];
+        lesson ls[64];
+        memset(ls, 0, sizeof ls);
+        char others[64][64];
+        snprintf(path, sizeof path, "%s/%s", dir, lang);
+        int no = list_dir(path, 0, ".md", others, 64);
+        for (int k = 0; k < no; k++) {
+            int known = 0;
+            for (int f = 0; f < nf; f++) known |= !strcmp(others[k], files[f]);
+            if (!known) { fprintf(stderr, "tviz: %s/%s/%s: there is no English %s to match; add it to en/ or remove it\n", dir, lang, others[k], others[k]); problems++; }
+        }
+        for (int f = 0; f < nf; f++) {
+            snprintf(path, sizeof path, "%s/%s/%s", dir, lang, files[f]);
+            struct stat st;
+            if (stat(path, &st)) { fprintf(stderr, "tviz: %s: missing; every language has every lesson of en/\n", path); problems++; continue; }
+            if (lesson_load(&ls[f], path, lang, err, sizeof err)) { fprintf(stderr, "tviz: %s:%s\n", path, err); problems++; continue; }
+            n_files++;
+            for (int s = 0; s < ls[f].n; s++) {
+                const lesson_section *sec = &ls[f].sec[s];
+                n_sections++;
+                for (int k = 0; k < sec->n_patterns; k++)
+                    if (!matches_a_stage(&r.trace, sec->patterns[k])) {
+                        fprintf(stderr, "tviz: %s:%d: \"%s\" matches no stage; ids look like enc.0.self_attn.head.1.weights (tviz walk lists them)\n",
+                                path, sec->line, sec->patterns[k]);
+                        problems++;
+                    }
+                if (!sec->n_blocks) { fprintf(stderr, "tviz: %s:%d: the section is empty; write its text\n", path, sec->line); problems++; }
+                if (li != en && ref[f].n) {
+                    int found = 0;
+                    for (int t = 0; t < ref[f].n; t++) found |= same_patterns(sec, &ref[f].sec[t]);
+                    if (!found) { fprintf(stderr, "tviz: %s:%d: en/%s has no section \"## %s\"; use the English section ids\n", path, sec->line, files[f], sec->patterns[0]); problems++; }
+                }
+            }
+            for (int t = 0; li != en && t < ref[f].n; t++) {
+                int found = 0;
+                for (int s = 0; s < ls[f].n; s++) found |= same_patterns(&ls[f].sec[s], &ref[f].sec[t]);
+                if (!found) { fprintf(stderr, "tviz: %s: the section \"## %s\" of en/%s (line %d) is missing; translate it\n", path, ref[f].sec[t].patterns[0], files[f], ref[f].sec[t].line); problems++; }
+            }
+        }
+        glossary g;
+        snprintf(path, sizeof path, "%s/%s/glossary.txt", dir, lang);
+        if (glossary_load(&g, path, lang, err, sizeof err)) { fprintf(stderr, "tviz: %s:%s\n", path, err); problems++; }
+        else {
+            for (size_t k = 0; k < sizeof glossary_keys / sizeof *glossary_keys; k++) {
+                const char *w = glossary_word(&g, glossary_keys[k]);
+                if (!w) { fprintf(stderr, "tviz: %s: has no \"%s\"; add \"%s = …\"\n", path, glossary_keys[k], glossary_keys[k]); problems++; }
+                else if (!uses_word(ls, nf, w)) {
+                    fprintf(stderr, "tviz: %s: \"%s\" (%s) is never used in the %s lessons; use the glossary's word for it\n", path, w, glossary_keys[k], lang);
+                    problems++;
+                }
+            }
+            for (int k = 0; k < g.n; k++)
+                if (have_gref && !glossary_word(&gref, g.key[k])) { fprintf(stderr, "tviz: %s: \"%s\" is not an English glossary key\n", path, g.key[k]); problems++; }
+            glossary_free(&g);
+        }
+        for (int f = 0; f < nf; f++) lesson_free(&ls[f]);
+    }
+    for (int f = 0; f < nf; f++) lesson_free(&ref[f]);
+    if (have_gref) glossary_free(&gref);
+    tf_run_free(&r);
+    tf_model_free(&m);
+    printf("lesson check: %d languages, %d files, %d sections: %d problem%s\n", nl, n_files, n_sections, problems, problems == 1 ? "" : "s");
+    return problems ? 1 : 0;
+}
+
+int cmd_lesson(int argc, char **argv) {
+    if (argc >= 2 && !strcmp(argv[1], "check")) {
+        if (argc > 3) return cli_error(argv[3], "unexpected; tviz lesson check takes at most a folder");
+        return check(argc == 3 ? argv[2] : lesson_dir());
+    }
+    if (argc >= 2 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")) return cli_error(argv[1], "unknown; use tviz lesson check [DIR]");
+    fputs("Usage: tviz lesson check [DIR]\nChecks every lesson file under DIR (default: the lessons folder): it parses, each stage id\n"
+          "it names exists, each language has every section of en/, and each glossary has every key.\n", stdout);
+    return argc < 2;
+}

@@ -1,0 +1,58 @@
+// lesson.h — lesson files (lessons/<lang>/*.md, format in lessons/README.md)
+// and glossaries. libc only: parsing and lookup, no drawing. Text comes out
+// as pango markup blocks, ready for src/render.
+#ifndef LESSON_H
+#define LESSON_H
+
+#include <stddef.h>
+
+typedef enum { LESSON_PARA, LESSON_HEADING, LESSON_BULLET, LESSON_NUMBERED, LESSON_QUESTION, LESSON_ANSWER } lesson_kind;
+
+typedef struct {
+    lesson_kind kind;
+    char *markup;        // pango markup (escaped; **b** -> <b>, *i* -> <i>, `c` -> <tt>)
+    int line;            // where it starts in the file
+} lesson_block;
+
+typedef struct {
+    char **patterns;     // stage-id globs, or "intro" / "check"
+    int n_patterns;
+    lesson_block *blocks;
+    int n_blocks;
+    int line;            // the "## " line
+} lesson_section;
+
+typedef struct {
+    char *title;
+    char lang[16];
+    int rtl;             // fa, ar, he, ur: right to left
+    char path[1024];
+    lesson_section *sec;
+    int n;
+} lesson;
+
+typedef struct {
+    char lang[16];
+    int n;
+    char (*key)[48];
+    char (*word)[96];
+} glossary;
+
+// Reads a lesson. On failure returns -1 with "LINE: what is wrong; what to do"
+// in err (the caller puts the file name in front).
+int lesson_load(lesson *l, const char *path, const char *lang, char *err, size_t n);
+void lesson_free(lesson *l);
+// The section for a stage: the most specific pattern that matches (the one
+// with the most characters other than '*'), the first of equals; NULL if none.
+const lesson_section *lesson_for_stage(const lesson *l, const char *stage_id);
+const lesson_section *lesson_section_named(const lesson *l, const char *pattern); // e.g. "check"
+int lesson_is_rtl(const char *lang);
+
+int glossary_load(glossary *g, const char *path, const char *lang, char *err, size_t n);
+void glossary_free(glossary *g);
+const char *glossary_word(const glossary *g, const char *key);
+
+// The folder that holds lessons/<lang>/ (TVIZ_LESSONS, next to the program, or the build's source tree).
+const char *lesson_dir(void);
+
+#endif

@@ -1,0 +1,121 @@
+// test_lesson.c — lesson files: what the parser makes of the Markdown subset,
+// which section a stage gets, and every kind of mistake with its line.
+#include "testutil.h"
+
+#include "../src/lesson/lesson.h"
+
+static const char *write_tmp(const char *name, const char *text) {
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", test_tmpdir(), name);
+    write_file(path, text, strlen(text));
+    return path;
+}
+
+static void parses_the_subset(void **state) {
+    (void)state;
+    const char *p = write_tmp("ok.md",
+                              "# Inside\n\n## intro\nFirst line\nsecond line of the **same** paragraph.\n\n"
+                              "## src.pe, tgt.pe\n### Why\nA *short* `x<y & z` note.\n\n- one\n- two\n1. first\n\n"
+                              "## *.head.*.masked\nAny mask.\n\n## dec.*.self_attn.head.*.masked\nThe causal mask.\n\n"
+                              "## check\nQ: Why √dₖ?\nA: The variance.\n");
+    lesson l;
+    char err[256];
+    if (lesson_load(&l, p, "en", err, sizeof err)) fail_msg("%s", err);
+    assert_string_equal(l.title, "Inside");
+    assert_int_equal(l.n, 5);
+    assert_false(l.rtl);
+    const lesson_section *intro = lesson_section_named(&l, "intro");
+    assert_non_null(intro);
+    assert_int_equal(intro->n_blocks, 1); // two lines, one paragraph
+    assert_string_equal(intro->blocks[0].markup, "First line second line of the <b>same</b> paragraph.");
+    const lesson_section *pe = lesson_for_stage(&l, "tgt.pe");
+    assert_non_null(pe);
+    assert_int_equal(pe->n_patterns, 2);
+    assert_int_equal(pe->n_blocks, 5);
+    assert_int_equal(pe->blocks[0].kind, LESSON_HEADING);
+    assert_string_equal(pe->blocks[1].markup, "A <i>short</i> <tt>x&lt;y &amp; z</tt> note.");
+    assert_int_equal(pe->blocks[2].kind, LESSON_BULLET);
+    assert_string_equal(pe->blocks[3].markup, "two");
+    assert_int_equal(pe->blocks[4].kind, LESSON_NUMBERED);
+    assert_int_equal(pe->blocks[1].line, 9);
+    // the most specific pattern wins, whatever the order in the file
+    assert_int_equal(lesson_for_stage(&l, "dec.1.self_attn.head.3.masked")->blocks[0].line, 19);
+    assert_int_equal(lesson_for_stage(&l, "enc.0.self_attn.head.0.masked")->blocks[0].line, 16);
+    assert_int_equal(lesson_for_stage(&l, "dec.0.cross_attn.head.0.masked")->blocks[0].line, 16);
+    assert_null(lesson_for_stage(&l, "out.probs"));
+    const lesson_section *chk = lesson_section_named(&l, "check");
+    assert_int_equal(chk->blocks[0].kind, LESSON_QUESTION);
+    assert_int_equal(chk->blocks[1].kind, LESSON_ANSWER);
+    assert_string_equal(chk->blocks[1].markup, "The variance.");
+    lesson_free(&l);
+    assert_true(lesson_is_rtl("fa") && lesson_is_rtl("ar") && !lesson_is_rtl("en"));
+}
+
+static void right_to_left_text(void **state) {
+    (void)state;
+    const char *p = write_tmp("fa.md", "# درون ترنسفورمر\n\n## src.pe\nبرای هر موقعیت، `PE(pos, 2i)` یک **سینوس** است.\n");
+    lesson l;
+    char err[256];
+    if (lesson_load(&l, p, "fa", err, sizeof err)) fail_msg("%s", err);
+    assert_true(l.rtl);
+    assert_string_equal(l.title, "درون ترنسفورمر");
+    assert_string_equal(lesson_for_stage(&l, "src.pe")->blocks[0].markup, "برای هر موقعیت، <tt>PE(pos, 2i)</tt> یک <b>سینوس</b> است.");
+    lesson_free(&l);
+}
+
+static void mistakes_name_their_line(void **state) {
+    (void)state;
+    static const struct { const char *text, *phrase; int line; } cases[] = {
+        {"Title without a hash\n", "starts with its title", 1},
+        {"# T\nText before any section.\n", "before the first", 2},
+        {"# T\n## intro\nAn **open bold.\n", "never closed", 3},
+        {"# T\n## intro\nA `code span\n", "never closed", 3},
+        {"# T\n## intro\n| a | b |\n", "tables, images and HTML", 3},
+        {"# T\n## intro\n![pic](x.png)\n", "tables, images and HTML", 3},
+        {"# T\n## intro\n<b>html</b>\n", "tables, images and HTML", 3},
+        {"# T\n## check\nA: an answer first\n", "must follow its \"Q:\"", 3},
+        {"# T\n##    \n", "needs the stage ids", 2},
+        {"# T\n## intro\n#### deep\n", "only \"# Title\"", 3},
+        {"# T\n## intro\n\xff\xfe bad bytes\n", "not UTF-8", 1},
+        {"", "empty", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        lesson l;
+        char err[256] = "", want[16];
+        const char *p = write_tmp("bad.md", cases[i].text);
+        if (lesson_load(&l, p, "en", err, sizeof err) == 0) { lesson_free(&l); fail_msg("case %zu loaded; expected \"%s\"", i, cases[i].phrase); }
+        snprintf(want, sizeof want, "%d: ", cases[i].line);
+        if (strncmp(err, want, strlen(want)) || !strstr(err, cases[i].phrase)) fail_msg("case %zu: \"%s\", expected line %d and \"%s\"", i, err, cases[i].line, cases[i].phrase);
+    }
+    lesson l;
+    char err[256];
+    assert_int_equal(lesson_load(&l, "/nonexistent/x.md", "en", err, sizeof err), -1);
+}
+
+static void glossaries(void **state) {
+    (void)state;
+    glossary g;
+    char err[256];
+    const char *p = write_tmp("glossary.txt", "# terms\nattention = توجه\nquery = پرسش\n\n");
+    if (glossary_load(&g, p, "fa", err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(g.n, 2);
+    assert_string_equal(glossary_word(&g, "query"), "پرسش");
+    assert_null(glossary_word(&g, "head"));
+    glossary_free(&g);
+    p = write_tmp("glossary.txt", "attention = a\nattention = b\n");
+    assert_int_equal(glossary_load(&g, p, "en", err, sizeof err), -1);
+    assert_non_null(strstr(err, "2: \"attention\" is listed twice"));
+    p = write_tmp("glossary.txt", "attention\n");
+    assert_int_equal(glossary_load(&g, p, "en", err, sizeof err), -1);
+    assert_non_null(strstr(err, "1: a glossary line"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(parses_the_subset),
+        cmocka_unit_test(right_to_left_text),
+        cmocka_unit_test(mistakes_name_their_line),
+        cmocka_unit_test(glossaries),
+    };
+    return cmocka_run_group_tests_name("lesson", tests, NULL, NULL);
+}
