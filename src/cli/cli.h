@@ -70,6 +70,10 @@ int cli_render(const tf_trace *t, const tf_model *m, int stage, render_view v, c
 // Encodes an image surface (premultiplied ARGB32) as PNG with stb_image_write.
 int cli_png_surface(cairo_surface_t *sf, unsigned char **out, size_t *n);
 
+// A lesson as a handout: PDF (one file) or PNG pages (a folder), with each
+// section's stage drawn from run c. Returns the exit status.
+int cli_handout(const cli_run *c, const char *lesson, const char *lang, cli_format fmt, const char *out);
+
 // Builds the shipped worked example (d_model 4, the Persian slides' embeddings).
 int cli_preset_worked_example(tf_model *m, tf_err *e);
 int cli_preset_base(tf_model *m, unsigned long long seed, tf_err *e);

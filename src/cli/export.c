@@ -24,7 +24,7 @@ typedef cli_format format;
 static const char *fmt_ext[] = {"png", "svg", "pdf"};
 
 typedef struct {
-    const char *stage, *view, *cell, *format, *width, *scale, *cmap, *text_scale;
+    const char *stage, *view, *cell, *format, *width, *scale, *cmap, *text_scale, *lesson, *lang;
     int all, contrast;
 } export_args;
 
@@ -34,7 +34,8 @@ static int extra_opt(void *ctx, int argc, char **argv, int *i) {
     int k;
     struct { const char *name; const char **dst; } opts[] = {
         {"--stage", &a->stage}, {"--view", &a->view}, {"--cell", &a->cell}, {"--format", &a->format},
-        {"--width", &a->width}, {"--scale", &a->scale}, {"--colormap", &a->cmap}, {"--text-scale", &a->text_scale}};
+        {"--width", &a->width}, {"--scale", &a->scale}, {"--colormap", &a->cmap}, {"--text-scale", &a->text_scale},
+        {"--lesson", &a->lesson}, {"--lang", &a->lang}};
     for (size_t n = 0; n < sizeof opts / sizeof *opts; n++)
         if ((k = cli_opt(argc, argv, i, opts[n].name, NULL, &v))) {
             if (k > 0) *opts[n].dst = v;
@@ -216,6 +217,7 @@ static const char *export_help =
     "                   [--format png|svg|pdf] [--width PX] [--scale S] [--colormap NAME]\n"
     "                   [--text-scale S] [--high-contrast] -o FILE\n"
     "       tviz export [--model M] [--src TEXT] [--tgt TEXT] --all [--format F] -o DIR\n"
+    "       tviz export --lesson NAME [--lang en|fa|ar] -o FILE.pdf | --format png -o DIR   (a handout)\n"
     "Draws one view of a stage (ids as in tviz trace, e.g. enc.0.self_attn.head.1.weights)\n"
     "or, with --all, every stage plus the figures into DIR with an index.html.\n"
     "Views: heatmap, matrix, heads, grid, pe-heatmap, pe-curves, pe-similarity,\n"
@@ -343,7 +345,7 @@ int cmd_export(int argc, char **argv) {
     char why[300];
     rc = 1;
     if (!c.out) { cli_error("export", a.all ? "needs -o DIR, the folder to write into" : "needs -o FILE, where to write the picture"); goto done; }
-    if (format_of(&a, a.all ? NULL : c.out, &j.fmt)) goto done;
+    if (format_of(&a, a.all || (a.lesson && a.format) ? NULL : c.out, &j.fmt)) goto done;
     if (a.view && render_view_parse(a.view, &j.view)) { cli_error(a.view, "is not a view; the views are %s", render_view_names()); goto done; }
     if (a.cmap) {
         if (render_cmap_parse(a.cmap, &j.opts.cmap)) { cli_error(a.cmap, "is not a colour map; use one of %s", render_cmap_names()); goto done; }
@@ -358,6 +360,11 @@ int cmd_export(int argc, char **argv) {
         goto done;
     }
     if (a.all) { rc = export_all(&c, c.out, &j); goto done; }
+    if (a.lesson) {
+        if (j.fmt == FMT_SVG) { cli_error("--format", "a handout is a PDF or PNG pages; use --format pdf or png"); goto done; }
+        rc = cli_handout(&c, a.lesson, a.lang ? a.lang : "en", j.fmt, c.out);
+        goto done;
+    }
     static const render_view stage_free[] = {RENDER_VIEW_PE_HEATMAP, RENDER_VIEW_PE_CURVES, RENDER_VIEW_PE_SIMILARITY, RENDER_VIEW_ARCHITECTURE};
     int needs_stage = 1;
     for (size_t k = 0; k < 4; k++) needs_stage &= j.view != stage_free[k];

@@ -78,6 +78,7 @@ void render_text_size(cairo_t *cr, const char *utf8, const render_text_style *s,
 double render_text_caret(cairo_t *cr, const char *utf8, const render_text_style *s, int i);
 // Pango markup (<b>, <i>, <sub>, <sup>, <span …>) instead of plain text.
 double render_markup(cairo_t *cr, const char *markup, double x, double y, const render_text_style *s);
+void render_markup_size(cairo_t *cr, const char *markup, const render_text_style *s, double *w, double *h);
 
 // Formats a number for a cell: "0.842", "-12.3", "−∞". buf at least 16 bytes.
 const char *render_format_value(float v, char *buf, size_t n, int digits);

@@ -105,6 +105,12 @@ void render_text_size(cairo_t *cr, const char *utf8, const render_text_style *s,
     g_object_unref(l);
 }
 
+void render_markup_size(cairo_t *cr, const char *markup, const render_text_style *s, double *w, double *h) {
+    PangoLayout *l = make_layout(cr, markup, 1, s);
+    layout_size(l, s, w, h);
+    g_object_unref(l);
+}
+
 double render_text_caret(cairo_t *cr, const char *utf8, const render_text_style *s, int i) {
     PangoLayout *l = make_layout(cr, utf8, 0, s);
     PangoRectangle strong;

@@ -1,0 +1,231 @@
+// handout.c — a lesson as a printable handout: A4 pages that interleave the
+// lesson's text (in its language and direction) with the diagram of each
+// section's stage, self-check questions at the end and their answers on the
+// last page. One PDF (cairo), or numbered PNG pages.
+#include "cli.h"
+#include "../lesson/lesson.h"
+
+#include <cairo-pdf.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define PAGE_W 595.0  // A4 in points
+#define PAGE_H 842.0
+#define MARGIN 50.0
+#define PNG_SCALE 2.0 // PNG pages at 144 dpi
+
+typedef struct { unsigned char *p; size_t n, cap; int failed; } membuf_t;
+
+typedef struct {
+    cli_format fmt;
+    cairo_surface_t *pdf;       // the PDF, or NULL
+    cairo_surface_t *page;      // the current PNG page
+    cairo_t *cr;
+    const char *out;            // the PDF file or the PNG folder
+    int page_no, failed;
+    double y;                   // where the next block goes
+    const lesson *l;
+    render_theme th;
+} handout;
+
+static cairo_status_t sink(void *closure, const unsigned char *data, unsigned int len) {
+    membuf_t *b = closure;
+    if (b->n + len > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 1 << 16;
+        while (cap < b->n + len) cap *= 2;
+        unsigned char *p = realloc(b->p, cap);
+        if (!p) { b->failed = 1; return CAIRO_STATUS_NO_MEMORY; }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, data, len);
+    b->n += len;
+    return CAIRO_STATUS_SUCCESS;
+}
+
+static void footer(handout *h) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "— %d —", h->page_no);
+    render_text_style st = render_style(9, h->th.muted);
+    st.align = RENDER_ALIGN_CENTER;
+    render_text(h->cr, buf, PAGE_W / 2, PAGE_H - MARGIN * 0.6, &st);
+}
+
+// Finishes the current page: its footer, then the PDF page or the PNG file.
+static void end_page(handout *h) {
+    footer(h);
+    if (h->fmt == CLI_PDF) { cairo_show_page(h->cr); return; }
+    unsigned char *png;
+    size_t n;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/page-%02d.png", h->out, h->page_no);
+    if (cli_png_surface(h->page, &png, &n) || cli_write_file(path, (const char *)png, n)) h->failed = 1;
+    else free(png);
+    cairo_destroy(h->cr);
+    cairo_surface_destroy(h->page);
+    h->cr = NULL;
+}
+
+static void new_page(handout *h) {
+    if (h->page_no > 0) end_page(h);
+    if (h->fmt != CLI_PDF) {
+        h->page = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)(PAGE_W * PNG_SCALE), (int)(PAGE_H * PNG_SCALE));
+        h->cr = cairo_create(h->page);
+        cairo_scale(h->cr, PNG_SCALE, PNG_SCALE);
+    }
+    render_set_rgb(h->cr, h->th.bg);
+    cairo_paint(h->cr);
+    h->page_no++;
+    h->y = MARGIN;
+}
+
+static render_text_style text_style(const handout *h, double size) {
+    render_text_style st = render_style(size, h->th.fg);
+    st.width = PAGE_W - 2 * MARGIN;
+    st.dir = h->l->rtl ? RENDER_DIR_RTL : RENDER_DIR_LTR;
+    return st;
+}
+
+// Places a block of markup, starting a new page when it does not fit.
+static void block(handout *h, const char *markup, const render_text_style *st, double gap) {
+    double w, hh;
+    render_markup_size(h->cr, markup, st, &w, &hh);
+    if (h->y + hh > PAGE_H - MARGIN) new_page(h);
+    render_markup(h->cr, markup, MARGIN, h->y, st);
+    h->y += hh + gap;
+}
+
+static void diagram(handout *h, const tf_trace *t, const tf_model *m, int stage) {
+    double dw, dh;
+    render_view v = render_view_for(t, stage);
+    render_default_size(t, stage, v, &dw, &dh);
+    // laid out at 760 units wide, not 1200: on paper its type stays readable
+    dh = dh * 760 / dw;
+    dw = 760;
+    double w = PAGE_W - 2 * MARGIN, scale = w / dw, hh = dh * scale;
+    if (hh > PAGE_H * 0.45) { scale = PAGE_H * 0.45 / dh; hh = PAGE_H * 0.45; w = dw * scale; }
+    if (h->y + hh > PAGE_H - MARGIN) new_page(h);
+    cairo_save(h->cr);
+    cairo_translate(h->cr, MARGIN + (PAGE_W - 2 * MARGIN - w) / 2, h->y);
+    cairo_scale(h->cr, scale, scale);
+    render_opts o;
+    render_opts_default(&o);
+    render_draw(h->cr, t, m, stage, v, &o, dw, dh);
+    cairo_restore(h->cr);
+    render_set_rgb(h->cr, h->th.grid);
+    cairo_set_line_width(h->cr, 0.5);
+    cairo_rectangle(h->cr, MARGIN + (PAGE_W - 2 * MARGIN - w) / 2, h->y, w, hh);
+    cairo_stroke(h->cr);
+    h->y += hh + 16;
+}
+
+static void section_text(handout *h, const lesson_section *sec, int answers) {
+    char buf[9000];
+    int q = 0;
+    for (int i = 0; i < sec->n_blocks; i++) {
+        const lesson_block *b = &sec->blocks[i];
+        render_text_style st = text_style(h, 11);
+        switch (b->kind) {
+        case LESSON_HEADING: st.bold = 1; st.size = 12; block(h, b->markup, &st, 4); break;
+        case LESSON_BULLET: snprintf(buf, sizeof buf, "•  %s", b->markup); block(h, buf, &st, 3); break;
+        case LESSON_NUMBERED: snprintf(buf, sizeof buf, "–  %s", b->markup); block(h, buf, &st, 3); break;
+        case LESSON_QUESTION:
+            snprintf(buf, sizeof buf, "<b>%d.</b>  %s", ++q, b->markup);
+            if (!answers) block(h, buf, &st, 8);
+            break;
+        case LESSON_ANSWER:
+            if (answers) { snprintf(buf, sizeof buf, "<b>%d.</b>  %s", q, b->markup); block(h, buf, &st, 8); }
+            break;
+        default: block(h, b->markup, &st, 7); break;
+        }
+    }
+}
+
+// The stage a section is about, in this trace: its first pattern's first match.
+static int section_stage(const tf_trace *t, const lesson_section *sec) {
+    for (int k = 0; k < sec->n_patterns; k++)
+        for (int i = 0; i < t->n; i++)
+            if (!fnmatch(sec->patterns[k], t->stages[i].id, 0)) return i;
+    return -1;
+}
+
+int cli_handout(const cli_run *c, const char *name, const char *lang, cli_format fmt, const char *out) {
+    char path[4200], err[600];
+    snprintf(path, sizeof path, "%s/%s/%s.md", lesson_dir(), lang, name);
+    lesson l;
+    if (lesson_load(&l, path, lang, err, sizeof err)) {
+        struct stat st;
+        if (stat(path, &st)) return cli_error(path, "no such lesson; lessons are in %s/<lang>/ (e.g. inside-transformer, rnn-or-transformer)", lesson_dir());
+        return cli_error(NULL, "%s:%s", path, err);
+    }
+    handout h = {.fmt = fmt, .out = out, .l = &l};
+    render_opts o;
+    render_opts_default(&o);
+    h.th = render_theme_get(&o);
+    membuf_t bytes = {0};
+    if (fmt == CLI_PDF) {
+        h.pdf = cairo_pdf_surface_create_for_stream(sink, &bytes, PAGE_W, PAGE_H);
+        cairo_pdf_surface_set_metadata(h.pdf, CAIRO_PDF_METADATA_TITLE, l.title);
+        cairo_pdf_surface_set_metadata(h.pdf, CAIRO_PDF_METADATA_CREATOR, "tviz " TF_VERSION);
+        h.cr = cairo_create(h.pdf);
+    } else {
+        struct stat st;
+        if (stat(out, &st) && mkdir(out, 0777)) { lesson_free(&l); return cli_error(out, "cannot create the folder (%s); check that its parent exists", strerror(errno)); }
+    }
+    new_page(&h);
+    const tf_trace *t = &c->r.trace;
+    render_text_style title = text_style(&h, 22);
+    title.bold = 1;
+    block(&h, l.title, &title, 6);
+    char sub[1200];
+    snprintf(sub, sizeof sub, "tviz · %.200s · “%.700s”", strrchr(c->path, '/') ? strrchr(c->path, '/') + 1 : c->path, c->src);
+    render_text_style small = text_style(&h, 9);
+    small.color = h.th.muted;
+    small.dir = RENDER_DIR_AUTO;
+    block(&h, sub, &small, 18);
+    const lesson_section *check = NULL;
+    for (int i = 0; i < l.n; i++) {
+        const lesson_section *sec = &l.sec[i];
+        if (!strcmp(sec->patterns[0], "check")) { check = sec; continue; }
+        int stage = section_stage(t, sec);
+        if (stage >= 0) { // a heading with the stage's title, then its diagram, then the text
+            char head[240];
+            render_stage_title(t, stage, head, sizeof head);
+            render_text_style hs = text_style(&h, 14);
+            hs.bold = 1;
+            hs.dir = RENDER_DIR_AUTO;
+            if (h.y > MARGIN + 1 && h.y + 300 > PAGE_H - MARGIN) new_page(&h);
+            block(&h, head, &hs, 6);
+            diagram(&h, t, &c->m, stage);
+        }
+        section_text(&h, sec, 0);
+        h.y += 10;
+    }
+    if (check) {
+        render_text_style hs = text_style(&h, 14);
+        hs.bold = 1;
+        new_page(&h);
+        block(&h, "?", &hs, 8);
+        section_text(&h, check, 0);
+        new_page(&h);
+        block(&h, "✓", &hs, 8);
+        section_text(&h, check, 1);
+    }
+    end_page(&h);
+    int rc = h.failed;
+    if (fmt == CLI_PDF) {
+        cairo_destroy(h.cr);
+        cairo_surface_finish(h.pdf);
+        if (cairo_surface_status(h.pdf) != CAIRO_STATUS_SUCCESS || bytes.failed) rc = cli_error(out, "could not make the PDF (out of memory?)");
+        cairo_surface_destroy(h.pdf);
+        if (!rc) rc = cli_write_file(out, (const char *)bytes.p, bytes.n);
+    }
+    if (!rc) fprintf(stderr, "tviz: wrote %s (%d pages, %s)\n", out, h.page_no, lang);
+    free(bytes.p);
+    lesson_free(&l);
+    return rc;
+}
