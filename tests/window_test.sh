@@ -71,6 +71,12 @@ win --tgt "$TGT" --keys "C move:700,300 click:700,300" --screenshot "$T/pin.png"
 win --tgt "$TGT" --keys "C click:700,300 Escape"
 [ "$(field pinned)" = "-1,-1" ] && ok || bad "Escape did not unpin"
 
+# ---- the text panel scrolls under the wheel, and a new stage starts at its top
+win --keys "P D move:1300,500 wheel:-3"
+[ "$(field scroll)" -gt 0 ] && ok || bad "the wheel over the panel did not scroll it: scroll $(field scroll), zoom $(field zoom)"
+win --keys "P D move:1300,500 wheel:-3 Right"
+[ "$(field scroll)" = 0 ] && ok || bad "a new stage kept the panel scrolled: $(field scroll)"
+
 # ---- the navigator: clicking a block jumps there
 win --keys "click:120,460"
 case "$(field stage)" in enc.0.*|src.*|dec.0.*|tgt.*) ok ;; *) bad "clicking the navigator went to $(field stage)";; esac

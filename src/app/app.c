@@ -34,6 +34,7 @@ typedef struct {
     int have_lesson;
     int dirty, quit;
     int pressed, dragging;      // left button held in the zoomed view; moved far enough to pan
+    int mouse_x, mouse_y;       // the pointer, from the last motion event
     double drag_x, drag_y, pan0_x, pan0_y;
 } app;
 
@@ -312,6 +313,8 @@ static void app_event(app *a, const SDL_Event *ev) {
         break;
     case SDL_MOUSEMOTION: {
         double x = ev->motion.x, y = ev->motion.y;
+        a->mouse_x = ev->motion.x;
+        a->mouse_y = ev->motion.y;
         if (a->pressed && !a->dragging && fabs(x - a->drag_x) + fabs(y - a->drag_y) >= 4) a->dragging = 1;
         if (a->dragging) {
             a->s.pan_x = a->pan0_x + (x - a->drag_x);
@@ -347,8 +350,14 @@ static void app_event(app *a, const SDL_Event *ev) {
         break;
     case SDL_MOUSEWHEEL: {
         if (!t) return;
-        int mx, my;
-        SDL_GetMouseState(&mx, &my);
+        int mx = a->mouse_x, my = a->mouse_y;
+        if (in_rect(a->lay.panel, mx, my)) { // the text panel scrolls
+            double most = a->lay.panel_content_h - a->lay.panel.h;
+            a->s.panel_scroll -= ev->wheel.y * 48;
+            if (a->s.panel_scroll > most) a->s.panel_scroll = most;
+            if (a->s.panel_scroll < 0) a->s.panel_scroll = 0;
+            break;
+        }
         double old = a->s.zoom;
         app_state_key(&a->s, t, ev->wheel.y > 0 ? APP_KEY_ZOOM_IN : ev->wheel.y < 0 ? APP_KEY_ZOOM_OUT : APP_KEY_NONE);
         // keep the point under the mouse where it is
@@ -608,10 +617,11 @@ int app_main(int argc, char **argv) {
         const tf_trace *t = &a->r.trace;
         int w, h;
         SDL_GetWindowSize(a->win, &w, &h);
-        printf("stage=%s view=%s head=%d zoom=%.2f pinned=%d,%d hover=%d,%d editing=%d size=%dx%d presentation=%d contrast=%d help=%d decode=%d/%d\n"
+        printf("stage=%s view=%s head=%d zoom=%.2f pinned=%d,%d hover=%d,%d editing=%d size=%dx%d presentation=%d contrast=%d help=%d decode=%d/%d scroll=%.0f\n"
                "src=%s\ntgt=%s\ndecoded=", t->stages[a->s.stage].id, render_view_name(app_state_view(&a->s, t)),
                t->stages[a->s.stage].head, a->s.zoom, a->s.pin_row, a->s.pin_col, a->s.hover_row, a->s.hover_col, a->s.editing, w, h,
-               a->s.presentation, a->s.high_contrast, a->s.help, a->r.T, a->s.decode_step ? a->s.decode_full : a->r.T, a->s.src, a->s.tgt);
+               a->s.presentation, a->s.high_contrast, a->s.help, a->r.T, a->s.decode_step ? a->s.decode_full : a->r.T, a->s.panel_scroll,
+               a->s.src, a->s.tgt);
         for (int i = 0; i < a->r.T; i++) printf("%s%s", i ? " " : "", t->tgt_labels[i]);
         printf("\nlang=%s\nmessage=%s\n", a->s.lang, a->s.message);
         fflush(stdout);

@@ -134,8 +134,14 @@ static double lesson_text(cairo_t *cr, const lesson *l, const lesson_section *se
 
 // The right-hand panel: what this stage is, its formula, the hovered cell,
 // and the pinned cell's arithmetic.
-static void text_panel(cairo_t *cr, const app_state *s, const app_world *wd, const render_theme *th, app_rect r, double u) {
+// Returns the height of what it drew, which may be taller than the panel:
+// the wheel scrolls it (s->panel_scroll).
+static double text_panel(cairo_t *cr, const app_state *s, const app_world *wd, const render_theme *th, app_rect r, double u) {
     fill_rect(cr, r, th->panel);
+    cairo_save(cr);
+    cairo_rectangle(cr, r.x, r.y, r.w, r.h);
+    cairo_clip(cr);
+    cairo_translate(cr, 0, -s->panel_scroll);
     const tf_trace *t = &wd->r->trace;
     const tf_stage *st = &t->stages[s->stage];
     double x = r.x + 14 * u, y = r.y + 12 * u, tw = r.w - 28 * u;
@@ -202,16 +208,26 @@ static void text_panel(cairo_t *cr, const app_state *s, const app_world *wd, con
         y += render_text(cr, buf, x, y, &hv) + 4 * u;
         y += render_text(cr, "Click the cell to pin how it is computed.", x, y, &small) + 10 * u;
     }
-    if (s->pin_row >= 0 && y < r.y + r.h - 120 * u) {
+    if (s->pin_row >= 0) { // the arithmetic card: the panel's height at least, below the text
         render_opts o = app_render_opts(s);
         o.text_scale *= 0.85;
+        double ch = fmax(r.y + r.h - y, 560 * u);
         cairo_save(cr);
-        cairo_rectangle(cr, r.x, y, r.w, r.y + r.h - y);
-        cairo_clip(cr);
         cairo_translate(cr, r.x, y);
-        render_arithmetic(cr, t, wd->m, s->stage, &o, r.w, r.y + r.h - y);
+        render_arithmetic(cr, t, wd->m, s->stage, &o, r.w, ch);
         cairo_restore(cr);
+        y += ch;
     }
+    cairo_restore(cr);
+    double content = y - r.y + 12 * u;
+    if (content - s->panel_scroll > r.h + 1) { // more below: say so
+        render_text_style more = render_style(13 * u, th->accent);
+        more.bold = 1;
+        more.align = RENDER_ALIGN_RIGHT;
+        fill_rect(cr, (app_rect){r.x, r.y + r.h - 22 * u, r.w, 22 * u}, th->panel);
+        render_text(cr, "▼ more (scroll)", r.x + r.w - 12 * u, r.y + r.h - 20 * u, &more);
+    }
+    return content;
 }
 
 static void help_overlay(cairo_t *cr, const render_theme *th, double w, double h, double u) {
@@ -291,7 +307,8 @@ void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, do
     }
     cairo_restore(cr);
     // right: the text panel
-    if (t && panel_w > 0) text_panel(cr, s, wd, &th, (app_rect){w - panel_w, top, panel_w, h - top - bottom}, u);
+    lay->panel = (app_rect){w - panel_w, top, panel_w, h - top - bottom};
+    if (t && panel_w > 0) lay->panel_content_h = text_panel(cr, s, wd, &th, lay->panel, u);
     // bottom: buttons and status
     app_rect bar = {0, h - bottom, w, bottom};
     fill_rect(cr, bar, th.panel);

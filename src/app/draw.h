@@ -27,6 +27,8 @@ typedef struct {
     app_rect nav;              // the architecture navigator
     app_rect src_box, tgt_box; // the sentence fields
     app_rect prev_btn, next_btn;
+    app_rect panel;            // the text panel, and the height of what it holds
+    double panel_content_h;
     render_arch_box boxes[APP_MAX_BOXES];
     int n_boxes;
 } app_layout;

@@ -26,7 +26,7 @@ void app_state_message(app_state *s, int error, const char *fmt, ...) {
 static void set_stage(app_state *s, const tf_trace *t, int i) {
     if (i < 0) i = 0;
     if (i >= t->n) i = t->n - 1;
-    if (i != s->stage) { s->pin_row = s->pin_col = -1; s->zoom = 1; s->pan_x = s->pan_y = 0; }
+    if (i != s->stage) { s->pin_row = s->pin_col = -1; s->zoom = 1; s->pan_x = s->pan_y = 0; s->panel_scroll = 0; }
     s->stage = i;
     snprintf(s->stage_id, sizeof s->stage_id, "%s", t->stages[i].id);
 }

@@ -50,6 +50,7 @@ typedef struct {
     int decode_step;           // greedy decoding: decoder input tokens shown, <bos> included (0 = all)
     int decode_full;           // tokens of the complete greedy decoding
     char lang[16];             // the lessons' language (en, fa, ar, …)
+    double panel_scroll;       // how far the text panel is scrolled down
     char message[300];         // a line for the status bar (errors, "saved to …")
     int message_is_error;
 } app_state;
