@@ -13,6 +13,10 @@ static const char *we = "assets/models/worked-example.safetensors";
 static const char *we_src = "I really enjoy learning transformers";
 static const char *we_tgt = "من واقعاً از یادگیری ترنسفورمرها لذت می‌برم";
 
+// One run of the worked example for every test (cmocka group setup).
+static tf_model m;
+static tf_run r;
+
 static render_rgb hex(unsigned h) { return (render_rgb){((h >> 16) & 255) / 255.0, ((h >> 8) & 255) / 255.0, (h & 255) / 255.0}; }
 
 static void check_rgb(render_rgb got, render_rgb want, double tol, const char *what) {
@@ -66,13 +70,12 @@ static cairo_status_t read_mem(void *closure, unsigned char *data, unsigned int 
 
 // Exports (stage, view) of run r as a PNG through the real export path and
 // decodes it again with cairo.
-static cairo_surface_t *export_png(const tf_model *m, const tf_run *r, const char *id, render_view v, const render_opts *o,
-                                   double w, double h, double scale) {
-    int stage = id ? tf_trace_find(&r->trace, id) : -1;
+static cairo_surface_t *export_png(const char *id, render_view v, const render_opts *o, double w, double h, double scale) {
+    int stage = id ? tf_trace_find(&r.trace, id) : -1;
     if (id && stage < 0) fail_msg("no stage %s", id);
     unsigned char *png;
     size_t n;
-    assert_int_equal(cli_render(&r->trace, m, stage, v, o, w, h, scale, CLI_PNG, &png, &n), 0);
+    assert_int_equal(cli_render(&r.trace, &m, stage, v, o, w, h, scale, CLI_PNG, &png, &n), 0);
     assert_true(n > 8 && !memcmp(png, "\x89PNG", 4));
     reader rd = {png, n, 0};
     cairo_surface_t *img = cairo_image_surface_create_from_png_stream(read_mem, &rd);
@@ -89,22 +92,27 @@ static render_rgb pixel(cairo_surface_t *img, double x, double y) {
     return (render_rgb){((p >> 16) & 255) / 255.0, ((p >> 8) & 255) / 255.0, (p & 255) / 255.0};
 }
 
-static void load_we(tf_model *m, tf_run *r) {
+static int setup(void **state) {
+    (void)state;
     tf_err e;
-    assert_int_equal(tf_model_load(m, we, &e), 0);
-    assert_int_equal(tf_run_sentence(r, m, we_src, we_tgt, &e), 0);
+    if (tf_model_load(&m, we, &e)) return -1;
+    return tf_run_sentence(&r, &m, we_src, we_tgt, &e);
+}
+
+static int teardown(void **state) {
+    (void)state;
+    tf_run_free(&r);
+    tf_model_free(&m);
+    return 0;
 }
 
 static void heatmap_pixels(void **state) {
     (void)state;
-    tf_model m;
-    tf_run r;
-    load_we(&m, &r);
     render_opts o;
     render_opts_default(&o);
     const double W = 900, H = 800, S = 2; // a 2x PNG: 1800 × 1600 pixels
     const char *id = "dec.0.cross_attn.head.1.weights";
-    cairo_surface_t *img = export_png(&m, &r, id, RENDER_VIEW_HEATMAP, &o, W, H, S);
+    cairo_surface_t *img = export_png(id, RENDER_VIEW_HEATMAP, &o, W, H, S);
     assert_int_equal(cairo_image_surface_get_width(img), 1800);
     assert_int_equal(cairo_image_surface_get_height(img), 1600);
     check_rgb(pixel(img, 3, 3), (render_rgb){1, 1, 1}, 0.001, "background");
@@ -121,21 +129,16 @@ static void heatmap_pixels(void **state) {
             check_rgb(pixel(img, (rc[0] + rc[2] * 0.18) * S, (rc[1] + rc[3] * 0.18) * S), want, 2.5 / 255, what);
         }
     cairo_surface_destroy(img);
-    tf_run_free(&r);
-    tf_model_free(&m);
 }
 
 static void masked_cells_show_the_pattern(void **state) {
     (void)state;
-    tf_model m;
-    tf_run r;
-    load_we(&m, &r);
     render_opts o;
     render_opts_default(&o);
     render_theme th = render_theme_get(&o);
     const char *id = "dec.0.self_attn.head.0.masked";
     int st = tf_trace_find(&r.trace, id);
-    cairo_surface_t *img = export_png(&m, &r, id, RENDER_VIEW_HEATMAP, &o, 1000, 900, 1);
+    cairo_surface_t *img = export_png(id, RENDER_VIEW_HEATMAP, &o, 1000, 900, 1);
     // cell (0, 5) is masked: its pixels are the two hatch colours; (5, 0) is not
     double rc[4];
     int n_a = 0, n_b = 0, n_other = 0;
@@ -157,22 +160,17 @@ static void masked_cells_show_the_pattern(void **state) {
     check_rgb(pixel(img, rc[0] + rc[2] * 0.18, rc[1] + rc[3] * 0.18), render_cmap_at(RENDER_CMAP_RDBU, (v + a) / (2 * a)), 2.5 / 255,
               "unmasked score");
     cairo_surface_destroy(img);
-    tf_run_free(&r);
-    tf_model_free(&m);
 }
 
 static void high_contrast_and_colormap_options(void **state) {
     (void)state;
-    tf_model m;
-    tf_run r;
-    load_we(&m, &r);
     render_opts o;
     render_opts_default(&o);
     o.high_contrast = 1;
     o.cmap_set = 1;
     o.cmap = RENDER_CMAP_GRAY;
     const char *id = "src.input";
-    cairo_surface_t *img = export_png(&m, &r, id, RENDER_VIEW_MATRIX, &o, 800, 500, 1);
+    cairo_surface_t *img = export_png(id, RENDER_VIEW_MATRIX, &o, 800, 500, 1);
     check_rgb(pixel(img, 2, 2), (render_rgb){0, 0, 0}, 0.001, "high-contrast background");
     const tf_stage *s = &r.trace.stages[tf_trace_find(&r.trace, id)];
     double lo = INFINITY, hi = -INFINITY, rc[4];
@@ -181,17 +179,12 @@ static void high_contrast_and_colormap_options(void **state) {
     double t = (s->data[1 * s->cols + 0] - lo) / (hi - lo); // a sequential map spans min..max
     check_rgb(pixel(img, rc[0] + rc[2] * 0.12, rc[1] + rc[3] * 0.15), (render_rgb){1 - t, 1 - t, 1 - t}, 2.5 / 255, "gray cell");
     cairo_surface_destroy(img);
-    tf_run_free(&r);
-    tf_model_free(&m);
 }
 
 // Every view, every format, draws without a cairo error and gives a file
 // its reader accepts (PNG here; SVG and PDF are parsed in cli_test.sh).
 static void every_view_draws(void **state) {
     (void)state;
-    tf_model m;
-    tf_run r;
-    load_we(&m, &r);
     render_opts o;
     render_opts_default(&o);
     o.cell_row = 1;
@@ -215,8 +208,6 @@ static void every_view_draws(void **state) {
     assert_int_equal(render_view_check(&r.trace, st, RENDER_VIEW_ARITHMETIC, &o, why, sizeof why), -1);
     assert_non_null(strstr(why, "outside"));
     assert_int_equal(render_view_check(&r.trace, tf_trace_find(&r.trace, "src.pe"), RENDER_VIEW_HEADS, &o, why, sizeof why), -1);
-    tf_run_free(&r);
-    tf_model_free(&m);
 }
 
 // The same picture as the committed reference, within a tolerance (fonts and
@@ -247,19 +238,14 @@ static void compare_reference(cairo_surface_t *img, const char *ref_path) {
 
 static void reference_images(void **state) {
     (void)state;
-    tf_model m;
-    tf_run r;
-    load_we(&m, &r);
     render_opts o;
     render_opts_default(&o);
-    cairo_surface_t *img = export_png(&m, &r, "dec.0.self_attn.head.0.masked", RENDER_VIEW_HEATMAP, &o, 800, 700, 1);
+    cairo_surface_t *img = export_png("dec.0.self_attn.head.0.masked", RENDER_VIEW_HEATMAP, &o, 800, 700, 1);
     compare_reference(img, "tests/images/worked-example-masked.png");
     cairo_surface_destroy(img);
-    img = export_png(&m, &r, "src.input", RENDER_VIEW_MATRIX, &o, 800, 420, 1);
+    img = export_png("src.input", RENDER_VIEW_MATRIX, &o, 800, 420, 1);
     compare_reference(img, "tests/images/worked-example-input.png");
     cairo_surface_destroy(img);
-    tf_run_free(&r);
-    tf_model_free(&m);
 }
 
 int main(void) {
@@ -271,5 +257,5 @@ int main(void) {
         cmocka_unit_test(every_view_draws),
         cmocka_unit_test(reference_images),
     };
-    return cmocka_run_group_tests_name("render", tests, NULL, NULL);
+    return cmocka_run_group_tests_name("render", tests, setup, teardown);
 }
