@@ -1,5 +1,6 @@
 // cli.c — dispatch, options, model names, safe file writing.
 #include "cli.h"
+#include "../lesson/lesson.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -61,23 +62,7 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char *alias, 
 
 const char *cli_assets_dir(void) {
     static char dir[PATH_MAX];
-    const char *env = getenv("TVIZ_ASSETS");
-    if (env && *env) return env;
-    // Next to the program: build/tviz -> build/../assets
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            char guess[PATH_MAX + 16];
-            struct stat st;
-            snprintf(guess, sizeof guess, "%s/../assets", exe);
-            if (!stat(guess, &st) && S_ISDIR(st.st_mode) && realpath(guess, dir)) return dir;
-        }
-    }
-    return TVIZ_ASSETS_DIR;
+    return tviz_data_dir("assets", "TVIZ_ASSETS", TVIZ_ASSETS_DIR, dir, sizeof dir);
 }
 
 int cli_resolve_model(const char *name, char *out, size_t n) {

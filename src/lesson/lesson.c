@@ -20,23 +20,31 @@ int lesson_is_rtl(const char *lang) {
     return 0;
 }
 
-const char *lesson_dir(void) {
-    static char dir[PATH_MAX];
-    const char *env = getenv("TVIZ_LESSONS");
-    if (env && *env) return env;
-    char exe[PATH_MAX], guess[PATH_MAX + 16];
+const char *tviz_data_dir(const char *name, const char *env, const char *built_in, char *buf, size_t n) {
+    const char *v = getenv(env);
+    if (v && *v) return v;
+    char exe[PATH_MAX], guess[PATH_MAX + 64];
     ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k > 0) { // next to the program: build/tviz -> build/../lessons
+    if (k > 0) { // build/tviz -> build/../<name>
         exe[k] = 0;
         char *slash = strrchr(exe, '/');
         struct stat st;
+        char real[PATH_MAX];
         if (slash) {
             *slash = 0;
-            snprintf(guess, sizeof guess, "%s/../lessons", exe);
-            if (!stat(guess, &st) && S_ISDIR(st.st_mode) && realpath(guess, dir)) return dir;
+            snprintf(guess, sizeof guess, "%s/../%s", exe, name);
+            if (!stat(guess, &st) && S_ISDIR(st.st_mode) && realpath(guess, real) && strlen(real) < n) {
+                memcpy(buf, real, strlen(real) + 1);
+                return buf;
+            }
         }
     }
-    return TVIZ_LESSONS_DIR;
+    return built_in;
+}
+
+const char *lesson_dir(void) {
+    static char dir[PATH_MAX];
+    return tviz_data_dir("lessons", "TVIZ_LESSONS", TVIZ_LESSONS_DIR, dir, sizeof dir);
 }
 
 // ---------------------------------------------------------------- inline Markdown -> pango markup

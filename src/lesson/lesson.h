@@ -54,5 +54,8 @@ const char *glossary_word(const glossary *g, const char *key);
 
 // The folder that holds lessons/<lang>/ (TVIZ_LESSONS, next to the program, or the build's source tree).
 const char *lesson_dir(void);
+// A data folder of tviz: $env if set, else <program's folder>/../<name> if it
+// exists, else built_in. buf (PATH_MAX) holds the answer when it is built.
+const char *tviz_data_dir(const char *name, const char *env, const char *built_in, char *buf, size_t n);
 
 #endif
