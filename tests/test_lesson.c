@@ -33,7 +33,7 @@ static void parses_the_subset(void **state) {
     assert_int_equal(pe->n_patterns, 2);
     assert_int_equal(pe->n_blocks, 5);
     assert_int_equal(pe->blocks[0].kind, LESSON_HEADING);
-    assert_string_equal(pe->blocks[1].markup, "A <i>short</i> <tt>x&lt;y &amp; z</tt> note.");
+    assert_string_equal(pe->blocks[1].markup, "A <i>short</i> \u2066<tt>x&lt;y &amp; z</tt>\u2069 note.");
     assert_int_equal(pe->blocks[2].kind, LESSON_BULLET);
     assert_string_equal(pe->blocks[3].markup, "two");
     assert_int_equal(pe->blocks[4].kind, LESSON_NUMBERED);
@@ -59,7 +59,7 @@ static void right_to_left_text(void **state) {
     if (lesson_load(&l, p, "fa", err, sizeof err)) fail_msg("%s", err);
     assert_true(l.rtl);
     assert_string_equal(l.title, "درون ترنسفورمر");
-    assert_string_equal(lesson_for_stage(&l, "src.pe")->blocks[0].markup, "برای هر موقعیت، <tt>PE(pos, 2i)</tt> یک <b>سینوس</b> است.");
+    assert_string_equal(lesson_for_stage(&l, "src.pe")->blocks[0].markup, "برای هر موقعیت، \u2066<tt>PE(pos, 2i)</tt>\u2069 یک <b>سینوس</b> است.");
     lesson_free(&l);
 }
 

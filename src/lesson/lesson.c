@@ -62,7 +62,7 @@ static void put(char **o, size_t *n, size_t *cap, const char *s, size_t len) {
     (*o)[*n] = 0;
 }
 
-// **bold**, *italic*, `code`; <, >, & escaped. Returns NULL with err set when
+// **bold**, *italic*, `code` (isolated left to right); <, >, & escaped. Returns NULL with err set when
 // a marker is left open.
 static char *inline_markup(const char *s, int line, char *err, size_t en) {
     char *o = NULL;
@@ -73,14 +73,16 @@ static char *inline_markup(const char *s, int line, char *err, size_t en) {
         if (*p == '`') {
             const char *end = strchr(p + 1, '`');
             if (!end) { snprintf(err, en, "%d: a ` opens code that is never closed; add the closing `", line); free(o); return NULL; }
-            put(&o, &n, &cap, "<tt>", 4);
+            // a left-to-right isolate (LRI … PDI): in a Persian or Arabic
+            // paragraph the formula's brackets and signs stay with it
+            put(&o, &n, &cap, "\u2066<tt>", 3 + 4);
             for (const char *q = p + 1; q < end; q++) {
                 if (*q == '<') put(&o, &n, &cap, "&lt;", 4);
                 else if (*q == '>') put(&o, &n, &cap, "&gt;", 4);
                 else if (*q == '&') put(&o, &n, &cap, "&amp;", 5);
                 else put(&o, &n, &cap, q, 1);
             }
-            put(&o, &n, &cap, "</tt>", 5);
+            put(&o, &n, &cap, "</tt>\u2069", 5 + 3);
             p = end;
         } else if (p[0] == '*' && p[1] == '*') {
             put(&o, &n, &cap, bold ? "</b>" : "<b>", bold ? 4 : 3);
