@@ -75,8 +75,8 @@ static void next_language(app *a) {
         if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof best) continue;
         snprintf(path, sizeof path, "%s/%s/inside-transformer.md", lesson_dir(), de->d_name);
         if (stat(path, &st)) continue;
-        if (!first[0] || strcmp(de->d_name, first) < 0) snprintf(first, sizeof first, "%s", de->d_name);
-        if (strcmp(de->d_name, a->s.lang) > 0 && (!best[0] || strcmp(de->d_name, best) < 0)) snprintf(best, sizeof best, "%s", de->d_name);
+        if (!first[0] || strcmp(de->d_name, first) < 0) snprintf(first, sizeof first, "%.15s", de->d_name);
+        if (strcmp(de->d_name, a->s.lang) > 0 && (!best[0] || strcmp(de->d_name, best) < 0)) snprintf(best, sizeof best, "%.15s", de->d_name);
     }
     if (d) closedir(d);
     const char *lang = best[0] ? best : first;
