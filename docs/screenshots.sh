@@ -12,6 +12,7 @@ trap 'kill $XPID 2>/dev/null' EXIT
 sleep 1
 DISPLAY=$D "$TVIZ" --size 1440x900 --tgt "$TGT" --keys "C 2 move:640,420" --screenshot docs/window.png --quit
 DISPLAY=$D "$TVIZ" --size 1440x900 --tgt "$TGT" --keys "D click:600,560" --screenshot docs/window-arithmetic.png --quit
+DISPLAY=$D "$TVIZ" --size 1440x900 --lang fa --tgt "$TGT" --keys "Right" --screenshot docs/window-fa.png --quit
 "$TVIZ" export --tgt "$TGT" --stage dec.0.cross_attn.head.1.weights --width 900 -o docs/cross-attention.png
 "$TVIZ" export --tgt "$TGT" --stage dec.0.self_attn.head.0.masked --width 900 -o docs/masked-scores.png
 "$TVIZ" export --view pe-heatmap --width 900 -o docs/pe-heatmap.png
