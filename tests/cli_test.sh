@@ -145,6 +145,18 @@ expect_error "export onto a folder" "is a folder" "$TVIZ" export --stage $W -o "
 [ ! -e "$T/x.png" ] || bad "a failed export left x.png"
 [ -z "$(find "$T" -name '*.tmp*')" ] || bad "a temporary file was left behind: $(find "$T" -name '*.tmp*')"
 
+# ---- handouts: a lesson with its diagrams, as a PDF or PNG pages
+expect_ok "handout pdf" "$TVIZ" export --lesson inside-transformer --lang ar -o "$T/h.pdf"
+if command -v pdfinfo >/dev/null; then
+    [ "$(pdfinfo "$T/h.pdf" | awk '/^Pages:/ {print $2}')" -ge 8 ] && ok || bad "the handout has $(pdfinfo "$T/h.pdf" | awk '/^Pages:/ {print $2}') pages"
+fi
+expect_ok "handout png pages" "$TVIZ" export --lesson rnn-or-transformer --lang fa --format png -o "$T/pages"
+[ -s "$T/pages/page-01.png" ] && [ -s "$T/pages/page-02.png" ] && ok || bad "handout pages: $(ls "$T/pages" 2>&1)"
+expect_error "handout: no such lesson" "no such lesson" "$TVIZ" export --lesson nosuch -o "$T/x.pdf"
+expect_error "handout: no such language" "no such lesson" "$TVIZ" export --lesson inside-transformer --lang xx -o "$T/x.pdf"
+expect_error "handout as svg" "a handout is a PDF or PNG pages" "$TVIZ" export --lesson inside-transformer --format svg -o "$T/x.svg"
+[ ! -e "$T/x.pdf" ] || bad "a failed handout left x.pdf"
+
 # ---- lesson check: a folder with one mistake each time, named by file and line
 L="$T/lessons"
 mk_lessons() {
