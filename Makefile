@@ -26,6 +26,8 @@ CLI_SRC    := $(wildcard src/cli/*.c)
 APP_SRC    := $(wildcard src/app/*.c)
 LIB_SRC    := $(MODEL_SRC) $(RENDER_SRC) $(LESSON_SRC) $(CLI_SRC) $(APP_SRC)
 HDRS      := $(wildcard src/*/*.h)
+OBJ       := $(patsubst src/%.c,build/obj/%.o,$(LIB_SRC))
+OBJA      := $(patsubst src/%.c,build/asan/obj/%.o,$(LIB_SRC))
 TESTS     := test_ops test_weights test_trace test_render test_arith test_state test_lesson
 
 B  := build
@@ -51,19 +53,26 @@ $(B)/.deps: Makefile
 deps: $(B)/.deps
 
 # ---------------------------------------------------------------- builds
-$(B)/tviz: src/main.c $(LIB_SRC) $(HDRS) $(B)/.deps
-	$(CC) $(CFLAGS) $(WARN) $(DEFS) $(INC) -o $@ src/main.c $(LIB_SRC) $(LDLIBS)
+# Each source compiled once per build (normal, sanitizers), then linked.
+$(B)/obj/%.o: src/%.c $(HDRS) $(B)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(DEFS) $(INC) -c -o $@ $<
 
-$(BA)/tviz: src/main.c $(LIB_SRC) $(HDRS) $(B)/.deps
-	@mkdir -p $(BA)
-	$(CC) $(SAN) $(WARN) $(DEFS) $(INC) -o $@ src/main.c $(LIB_SRC) $(LDLIBS)
+$(BA)/obj/%.o: src/%.c $(HDRS) $(B)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) $(WARN) $(DEFS) $(INC) -c -o $@ $<
 
-$(B)/%: tests/%.c tests/testutil.h $(LIB_SRC) $(HDRS) $(B)/.deps
-	$(CC) $(CFLAGS) $(WARN) $(DEFS) $(INC) -o $@ $< $(LIB_SRC) $(LDLIBS) -lcmocka
+$(B)/tviz: src/main.c $(OBJ)
+	$(CC) $(CFLAGS) $(WARN) $(DEFS) $(INC) -o $@ src/main.c $(OBJ) $(LDLIBS)
 
-$(BA)/%: tests/%.c tests/testutil.h $(LIB_SRC) $(HDRS) $(B)/.deps
-	@mkdir -p $(BA)
-	$(CC) $(SAN) $(WARN) $(DEFS) $(INC) -o $@ $< $(LIB_SRC) $(LDLIBS) -lcmocka
+$(BA)/tviz: src/main.c $(OBJA)
+	$(CC) $(SAN) $(WARN) $(DEFS) $(INC) -o $@ src/main.c $(OBJA) $(LDLIBS)
+
+$(B)/test_%: tests/test_%.c tests/testutil.h $(OBJ)
+	$(CC) $(CFLAGS) $(WARN) $(DEFS) $(INC) -o $@ $< $(OBJ) $(LDLIBS) -lcmocka
+
+$(BA)/test_%: tests/test_%.c tests/testutil.h $(OBJA)
+	$(CC) $(SAN) $(WARN) $(DEFS) $(INC) -o $@ $< $(OBJA) $(LDLIBS) -lcmocka
 
 # ---------------------------------------------------------------- run, test, bench
 run: $(B)/tviz
@@ -88,8 +97,8 @@ test-asan: $(BA)/tviz $(addprefix $(BA)/,$(TESTS))
 	@# leaks in app_draw by test_state (no SDL) above.
 	@$(ASAN_ENV) ASAN_OPTIONS=detect_leaks=0 TVIZ=./$(BA)/tviz SOAK=300 SOAK_FLAT=0 sh tests/window_test.sh
 
-$(B)/bench: tests/bench/bench.c $(LIB_SRC) $(HDRS) $(B)/.deps
-	$(CC) -O2 -g $(WARN) $(DEFS) $(INC) -o $@ $< $(LIB_SRC) $(LDLIBS)
+$(B)/bench: tests/bench/bench.c $(OBJ)
+	$(CC) -O2 -g $(WARN) $(DEFS) $(INC) -o $@ $< $(OBJ) $(LDLIBS)
 
 $(B)/base.safetensors: $(B)/tviz
 	./$(B)/tviz model init --preset base --seed 1 -o $@
