@@ -113,6 +113,13 @@ static void toggles_zoom_and_escape(void **state) {
     app_state_key(&s, &r.trace, APP_KEY_NEXT); // the first key closes the help
     assert_false(s.help);
     assert_int_equal(s.stage, before + 1);
+    app_state_key(&s, &r.trace, APP_KEY_CHECK); // questions, answers, closed
+    assert_int_equal(s.check, 1);
+    app_state_key(&s, &r.trace, APP_KEY_CHECK);
+    assert_int_equal(s.check, 2);
+    app_state_key(&s, &r.trace, APP_KEY_CHECK);
+    assert_int_equal(s.check, 0);
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_LANGUAGE), APP_DO_LANGUAGE);
     assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_EXPORT), APP_DO_EXPORT);
     assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_QUIT), APP_DO_QUIT);
 }

@@ -77,6 +77,18 @@ win --keys "P D move:1300,500 wheel:-3"
 win --keys "P D move:1300,500 wheel:-3 Right"
 [ "$(field scroll)" = 0 ] && ok || bad "a new stage kept the panel scrolled: $(field scroll)"
 
+# ---- lessons: the language, L to switch it in place, Q for the self-check
+win --lang fa --keys "N"
+[ "$(line lang)" = "fa" ] && [ "$(field stage)" = "enc.0.self_attn.head.0.weights" ] && ok || bad "--lang fa: $(line lang) $(field stage)"
+win --lang ar --keys "N L"
+[ "$(line lang)" = "en" ] && [ "$(field stage)" = "enc.0.self_attn.head.0.weights" ] && ok || bad "L after ar: $(line lang) at $(field stage)"
+win --keys "Q Q"
+[ "$(field check)" = 2 ] && ok || bad "Q Q: check $(field check)"
+win --keys "Q Escape"
+[ "$(field check)" = 0 ] && ok || bad "Esc did not close the self-check"
+win --lang xx
+grep -q "tviz --lang takes a folder" "$T/err" && ok || bad "--lang xx: $(cat "$T/err")"
+
 # ---- the navigator: clicking a block jumps there
 win --keys "click:120,460"
 case "$(field stage)" in enc.0.*|src.*|dec.0.*|tgt.*) ok ;; *) bad "clicking the navigator went to $(field stage)";; esac

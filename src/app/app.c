@@ -213,6 +213,7 @@ static app_key key_of(const SDL_Keysym *k) {
     case SDLK_TAB: return shift ? APP_KEY_EDIT_TARGET : APP_KEY_EDIT_SOURCE;
     case SDLK_e: return APP_KEY_EXPORT;
     case SDLK_l: return APP_KEY_LANGUAGE;
+    case SDLK_q: return APP_KEY_CHECK;
     case SDLK_ESCAPE: return APP_KEY_ESCAPE;
     default:
         if (k->sym >= SDLK_1 && k->sym <= SDLK_8) return (app_key)(APP_KEY_HEAD_1 + (k->sym - SDLK_1));
@@ -617,11 +618,11 @@ int app_main(int argc, char **argv) {
         const tf_trace *t = &a->r.trace;
         int w, h;
         SDL_GetWindowSize(a->win, &w, &h);
-        printf("stage=%s view=%s head=%d zoom=%.2f pinned=%d,%d hover=%d,%d editing=%d size=%dx%d presentation=%d contrast=%d help=%d decode=%d/%d scroll=%.0f\n"
+        printf("stage=%s view=%s head=%d zoom=%.2f pinned=%d,%d hover=%d,%d editing=%d size=%dx%d presentation=%d contrast=%d help=%d decode=%d/%d scroll=%.0f check=%d\n"
                "src=%s\ntgt=%s\ndecoded=", t->stages[a->s.stage].id, render_view_name(app_state_view(&a->s, t)),
                t->stages[a->s.stage].head, a->s.zoom, a->s.pin_row, a->s.pin_col, a->s.hover_row, a->s.hover_col, a->s.editing, w, h,
                a->s.presentation, a->s.high_contrast, a->s.help, a->r.T, a->s.decode_step ? a->s.decode_full : a->r.T, a->s.panel_scroll,
-               a->s.src, a->s.tgt);
+               a->s.check, a->s.src, a->s.tgt);
         for (int i = 0; i < a->r.T; i++) printf("%s%s", i ? " " : "", t->tgt_labels[i]);
         printf("\nlang=%s\nmessage=%s\n", a->s.lang, a->s.message);
         fflush(stdout);

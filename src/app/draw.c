@@ -112,14 +112,14 @@ static void button(cairo_t *cr, const render_theme *th, app_rect r, double u, co
 // lesson's direction (right to left for Persian and Arabic: right-aligned,
 // bullets on the right). Returns the y below it.
 static double lesson_text(cairo_t *cr, const lesson *l, const lesson_section *sec, const render_theme *th, double x, double y,
-                          double tw, double u) {
+                          double tw, double u, int show_answers) {
     render_text_style st = render_style(15 * u, th->fg);
     st.width = tw;
     st.dir = l->rtl ? RENDER_DIR_RTL : RENDER_DIR_LTR;
     char buf[9000];
     for (int i = 0; i < sec->n_blocks; i++) {
         const lesson_block *b = &sec->blocks[i];
-        if (b->kind == LESSON_QUESTION || b->kind == LESSON_ANSWER) continue; // the check section is not a stage's
+        if (b->kind == LESSON_ANSWER && !show_answers) continue;
         render_text_style bs = st;
         const char *m = b->markup;
         if (b->kind == LESSON_HEADING) { bs.bold = 1; bs.size = 16 * u; }
@@ -127,6 +127,8 @@ static double lesson_text(cairo_t *cr, const lesson *l, const lesson_section *se
             snprintf(buf, sizeof buf, "%s %s", b->kind == LESSON_BULLET ? "•" : "–", b->markup);
             m = buf;
         }
+        if (b->kind == LESSON_QUESTION) { bs.bold = 1; snprintf(buf, sizeof buf, "? %s", b->markup); m = buf; }
+        if (b->kind == LESSON_ANSWER) { bs.color = th->accent; snprintf(buf, sizeof buf, "✓ %s", b->markup); m = buf; }
         y += render_markup(cr, m, x, y, &bs) + (b->kind == LESSON_PARA ? 9 : 4) * u;
     }
     return y;
@@ -164,8 +166,16 @@ static double text_panel(cairo_t *cr, const app_state *s, const app_world *wd, c
     y += render_text(cr, st->formula, x, y, &formula) + 4 * u;
     snprintf(buf, sizeof buf, "%d × %d", st->rows, st->cols);
     y += render_text(cr, buf, x, y, &small) + 10 * u;
+    const lesson_section *chk = wd->lesson && s->check ? lesson_section_named(wd->lesson, "check") : NULL;
     const lesson_section *ls = wd->lesson ? lesson_for_stage(wd->lesson, st->id) : NULL;
-    if (ls) y = lesson_text(cr, wd->lesson, ls, th, x, y, tw, u) + 6 * u;
+    if (chk) { // Q: the self-check, answers on the second press
+        render_text_style hs = render_style(13 * u, th->muted);
+        hs.width = tw;
+        hs.dir = RENDER_DIR_LTR;
+        y += render_text(cr, s->check == 1 ? "Self-check (Q again shows the answers, Esc closes)" : "Self-check with answers (Q or Esc closes)",
+                         x, y, &hs) + 8 * u;
+        y = lesson_text(cr, wd->lesson, chk, th, x, y, tw, u, s->check == 2) + 6 * u;
+    } else if (ls) y = lesson_text(cr, wd->lesson, ls, th, x, y, tw, u, 0) + 6 * u;
     else {
         render_text_style body = render_style(15 * u, th->fg);
         body.width = tw;
@@ -244,6 +254,7 @@ static void help_overlay(cairo_t *cr, const render_theme *th, double w, double h
         {"P  H  F11", "presentation type, high contrast, fullscreen"},
         {"Ctrl+S  E", "export the current view as PNG"},
         {"L", "next lesson language (en, fa, ar, …)"},
+        {"Q", "self-check questions; again: the answers"},
         {"?  F1  Esc", "this help / close it"},              {"Ctrl+Q", "quit"},
     };
     int n = (int)(sizeof lines / sizeof *lines);

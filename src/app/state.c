@@ -145,8 +145,10 @@ app_do app_state_key(app_state *s, const tf_trace *t, app_key k) {
     case APP_KEY_EDIT_TARGET: begin_edit(s, 2); break;
     case APP_KEY_EXPORT: return APP_DO_EXPORT;
     case APP_KEY_LANGUAGE: return APP_DO_LANGUAGE;
+    case APP_KEY_CHECK: s->check = (s->check + 1) % 3; s->panel_scroll = 0; break;
     case APP_KEY_ESCAPE:
         if (s->editing) s->editing = 0;
+        else if (s->check) s->check = 0;
         else if (s->pin_row >= 0) s->pin_row = s->pin_col = -1;
         else if (s->zoom != 1) { s->zoom = 1; s->pan_x = s->pan_y = 0; }
         break;

@@ -24,6 +24,7 @@ typedef enum {
     APP_KEY_EDIT_SOURCE, APP_KEY_EDIT_TARGET,        // Tab / Shift+Tab: type a sentence
     APP_KEY_EXPORT,                                   // Ctrl+S / E
     APP_KEY_LANGUAGE,                                 // L: the next language
+    APP_KEY_CHECK,                                    // Q: self-check questions, then their answers, then back
     APP_KEY_ESCAPE, APP_KEY_QUIT,                     // Esc, Ctrl+Q
 } app_key;
 
@@ -51,6 +52,7 @@ typedef struct {
     int decode_full;           // tokens of the complete greedy decoding
     char lang[16];             // the lessons' language (en, fa, ar, …)
     double panel_scroll;       // how far the text panel is scrolled down
+    int check;                 // the lesson's self-check in the panel: 0 no, 1 questions, 2 with answers
     char message[300];         // a line for the status bar (errors, "saved to …")
     int message_is_error;
 } app_state;
