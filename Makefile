@@ -17,7 +17,7 @@ SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 # Debian packages the build and tests need.
 DEB_PKGS := gcc libc6-dev make pkg-config libcjson-dev libcmocka-dev \
             libcairo2-dev libpango1.0-dev libstb-dev fonts-noto-core fonts-dejavu-core \
-            libsdl2-dev poppler-utils librsvg2-bin xvfb xauth imagemagick
+            libsdl2-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps
 
 MODEL_SRC  := $(wildcard src/model/*.c)
 RENDER_SRC := $(wildcard src/render/*.c)
