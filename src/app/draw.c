@@ -328,16 +328,18 @@ void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, do
     button(cr, &th, lay->prev_btn, u, "◀ Prev");
     button(cr, &th, lay->next_btn, u, "Next ▶");
     char status[600];
+    size_t k = (size_t)snprintf(status, sizeof status, "%s", wd->model_name);
+#define STATUS(...) (k += k < sizeof status ? (size_t)snprintf(status + k, sizeof status - k, __VA_ARGS__) : 0)
     if (t) {
         const tf_stage *st = &t->stages[s->stage];
-        int k = snprintf(status, sizeof status, "%s  ·  %s  ·  %d/%d", wd->model_name, st->id, s->stage + 1, t->n);
-        if (st->layer >= 0) k += snprintf(status + k, sizeof status - (size_t)k, "  ·  layer %d", st->layer + 1);
-        if (st->head >= 0) snprintf(status + k, sizeof status - (size_t)k, "  ·  %s", s->all_heads ? "all heads" : "head");
-        if (st->head >= 0 && !s->all_heads) snprintf(status + strlen(status), sizeof status - strlen(status), " %d", st->head + 1);
-        if (wd->r->greedy) snprintf(status + strlen(status), sizeof status - strlen(status), "  ·  decoding step %d/%d",
-                                    wd->r->T, s->decode_step ? s->decode_full : wd->r->T);
-        if (s->zoom != 1) snprintf(status + strlen(status), sizeof status - strlen(status), "  ·  zoom %.0f%%", s->zoom * 100);
-    } else snprintf(status, sizeof status, "%s", wd->model_name);
+        STATUS("  ·  %s  ·  %d/%d", st->id, s->stage + 1, t->n);
+        if (st->layer >= 0) STATUS("  ·  layer %d", st->layer + 1);
+        if (st->head >= 0 && s->all_heads) STATUS("  ·  all heads");
+        else if (st->head >= 0) STATUS("  ·  head %d", st->head + 1);
+        if (wd->r->greedy) STATUS("  ·  decoding step %d/%d", wd->r->T, s->decode_step ? s->decode_full : wd->r->T);
+        if (s->zoom != 1) STATUS("  ·  zoom %.0f%%", s->zoom * 100);
+    }
+#undef STATUS
     render_text_style ss = render_style(13 * u, th.fg);
     ss.max_width = w * 0.55;
     render_text(cr, status, 224 * u, h - bottom + (bottom - 18 * u) / 2, &ss);
@@ -346,11 +348,7 @@ void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, do
     ms.max_width = w * 0.38;
     ms.bold = 1;
     if (s->message_is_error && s->high_contrast) ms.color = (render_rgb){1, 0.4, 0.4};
-    const char *msg = s->message[0] ? s->message : "? for help";
-    double mw, mh;
-    render_text_size(cr, msg, &ms, &mw, &mh);
-    render_text(cr, msg, w - 10 * u - fmin(mw, ms.max_width), h - bottom + (bottom - 18 * u) / 2, &(render_text_style){
-        .size = ms.size, .color = ms.color, .bold = 1, .max_width = ms.max_width});
+    render_text(cr, s->message[0] ? s->message : "? for help", w - 10 * u, h - bottom + (bottom - 18 * u) / 2, &ms);
     if (s->help) help_overlay(cr, &th, w, h, u);
 }
 

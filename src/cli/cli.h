@@ -60,6 +60,12 @@ void cli_run_end(cli_run *c);
 // Trace JSON (DESIGN.md "Trace JSON"). Returns a malloc'd string or NULL.
 char *cli_trace_json(const tf_model *m, const tf_run *r);
 
+// A growing byte buffer; cli_membuf_sink is a cairo write function into it
+// (for SVG and PDF surfaces). failed is set when memory runs out.
+typedef struct { unsigned char *p; size_t n, cap; int failed; } cli_membuf;
+void cli_membuf_append(cli_membuf *b, const void *data, size_t len);
+cairo_status_t cli_membuf_sink(void *closure, const unsigned char *data, unsigned int len);
+
 // Draws view v of stage (w × h units; a PNG has scale pixels per unit) and
 // encodes it: PNG through stb_image_write, SVG and PDF through cairo.
 // *out is malloc'd. Returns 0, or -1 when out of memory or cairo fails.

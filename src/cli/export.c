@@ -17,10 +17,6 @@
 
 #define MAX_PIXELS 16384 // per side of a PNG
 
-typedef cli_format format;
-#define FMT_PNG CLI_PNG
-#define FMT_SVG CLI_SVG
-#define FMT_PDF CLI_PDF
 static const char *fmt_ext[] = {"png", "svg", "pdf"};
 
 typedef struct {
@@ -47,9 +43,7 @@ static int extra_opt(void *ctx, int argc, char **argv, int *i) {
 }
 
 // ---------------------------------------------------------------- drawing into bytes
-typedef struct { unsigned char *p; size_t n, cap; int failed; } membuf;
-
-static void mem_append(membuf *b, const void *data, size_t len) {
+void cli_membuf_append(cli_membuf *b, const void *data, size_t len) {
     if (b->failed) return;
     if (b->n + len > b->cap) {
         size_t cap = b->cap ? b->cap : 1 << 16;
@@ -63,12 +57,12 @@ static void mem_append(membuf *b, const void *data, size_t len) {
     b->n += len;
 }
 
-static cairo_status_t cairo_sink(void *closure, const unsigned char *data, unsigned int len) {
-    mem_append(closure, data, len);
-    return ((membuf *)closure)->failed ? CAIRO_STATUS_NO_MEMORY : CAIRO_STATUS_SUCCESS;
+cairo_status_t cli_membuf_sink(void *closure, const unsigned char *data, unsigned int len) {
+    cli_membuf_append(closure, data, len);
+    return ((cli_membuf *)closure)->failed ? CAIRO_STATUS_NO_MEMORY : CAIRO_STATUS_SUCCESS;
 }
 
-static void stb_sink(void *ctx, void *data, int size) { mem_append(ctx, data, (size_t)size); }
+static void stb_sink(void *ctx, void *data, int size) { cli_membuf_append(ctx, data, (size_t)size); }
 
 typedef struct {
     const tf_trace *t;
@@ -77,7 +71,7 @@ typedef struct {
     render_view view;
     render_opts opts;
     double w, h, scale;  // size in user units; pixels per unit (PNG)
-    format fmt;
+    cli_format fmt;
 } job;
 
 // cairo's ARGB32 is premultiplied, native-endian 0xAARRGGBB; PNG wants
@@ -120,18 +114,18 @@ static void png_settings(void) {
 }
 
 // Renders a job to bytes in out. Returns 0, or -1 (out of memory or a cairo error).
-static int render_job(const job *j, membuf *out) {
+static int render_job(const job *j, cli_membuf *out) {
     cairo_surface_t *sf;
     int pw = (int)ceil(j->w * j->scale), ph = (int)ceil(j->h * j->scale);
-    if (j->fmt == FMT_PNG) sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph);
-    else if (j->fmt == FMT_SVG) sf = cairo_svg_surface_create_for_stream(cairo_sink, out, j->w, j->h);
-    else sf = cairo_pdf_surface_create_for_stream(cairo_sink, out, j->w, j->h);
+    if (j->fmt == CLI_PNG) sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph);
+    else if (j->fmt == CLI_SVG) sf = cairo_svg_surface_create_for_stream(cli_membuf_sink, out, j->w, j->h);
+    else sf = cairo_pdf_surface_create_for_stream(cli_membuf_sink, out, j->w, j->h);
     cairo_t *cr = cairo_create(sf);
-    if (j->fmt == FMT_PNG) cairo_scale(cr, j->scale, j->scale);
+    if (j->fmt == CLI_PNG) cairo_scale(cr, j->scale, j->scale);
     render_draw(cr, j->t, j->m, j->stage, j->view, &j->opts, j->w, j->h);
     int ok = cairo_status(cr) == CAIRO_STATUS_SUCCESS;
     cairo_destroy(cr);
-    if (j->fmt == FMT_PNG && ok) {
+    if (j->fmt == CLI_PNG && ok) {
         unsigned char *png;
         size_t n;
         ok = cli_png_surface(sf, &png, &n) == 0;
@@ -144,9 +138,8 @@ static int render_job(const job *j, membuf *out) {
 
 int cli_render(const tf_trace *t, const tf_model *m, int stage, render_view v, const render_opts *o, double w, double h,
                double scale, cli_format f, unsigned char **out, size_t *n) {
-    png_settings();
     job j = {.t = t, .m = m, .stage = stage, .view = v, .opts = *o, .w = w, .h = h, .scale = scale, .fmt = f};
-    membuf b = {0};
+    cli_membuf b = {0};
     if (render_job(&j, &b)) { free(b.p); return -1; }
     *out = b.p;
     *n = b.n;
@@ -158,7 +151,7 @@ int cli_png_surface(cairo_surface_t *sf, unsigned char **out, size_t *n) {
     cairo_surface_flush(sf);
     int pw = cairo_image_surface_get_width(sf), ph = cairo_image_surface_get_height(sf);
     unsigned char *px = malloc((size_t)pw * ph * 4);
-    membuf b = {0};
+    cli_membuf b = {0};
     int ok = px != NULL;
     if (ok) {
         int ch = argb_to_png_bytes(px, cairo_image_surface_get_data(sf), pw, ph, cairo_image_surface_get_stride(sf));
@@ -172,7 +165,7 @@ int cli_png_surface(cairo_surface_t *sf, unsigned char **out, size_t *n) {
 }
 
 static int export_one(const job *j, const char *path) {
-    membuf b = {0};
+    cli_membuf b = {0};
     int rc;
     if (render_job(j, &b)) rc = cli_error(path, "could not draw the %s view (out of memory?); nothing was written", render_view_name(j->view));
     else rc = cli_write_file(path, (const char *)b.p, b.n);
@@ -201,13 +194,13 @@ static int parse_positive(const char *opt, const char *s, double lo, double hi, 
     return 0;
 }
 
-static int format_of(const export_args *a, const char *out, format *f) {
+static int format_of(const export_args *a, const char *out, cli_format *f) {
     const char *name = a->format;
     const char *dot = out ? strrchr(out, '.') : NULL;
     if (!name && a->all) name = "png";
     if (!name) name = dot ? dot + 1 : "png";
     for (int k = 0; k < 3; k++)
-        if (!strcmp(name, fmt_ext[k])) { *f = (format)k; return 0; }
+        if (!strcmp(name, fmt_ext[k])) { *f = (cli_format)k; return 0; }
     if (a->format) return cli_error("--format", "\"%s\" is not a format; use png, svg or pdf", a->format);
     return cli_error(out, "has no .png, .svg or .pdf ending; add one or give --format png|svg|pdf");
 }
@@ -254,7 +247,7 @@ static int write_index(const char *dir, const entry *e, int n, const cli_run *c)
     for (int k = 0; k < n; k++) {
         fprintf(f, "<li><a href=\"%s\">%s</a> — ", e[k].file, e[k].file);
         html_escape(f, e[k].title);
-        if (e[k].j.fmt == FMT_PNG) fprintf(f, "<br><img loading=\"lazy\" src=\"%s\" alt=\"\">", e[k].file);
+        if (e[k].j.fmt == CLI_PNG) fprintf(f, "<br><img loading=\"lazy\" src=\"%s\" alt=\"\">", e[k].file);
         fputs("</li>\n", f);
     }
     fputs("</ol>\n", f);
@@ -340,7 +333,6 @@ int cmd_export(int argc, char **argv) {
     if (rc) return rc == 2 ? 0 : 1;
     job j = {.t = &c.r.trace, .m = &c.m, .stage = -1, .view = RENDER_VIEW_AUTO, .scale = 1};
     render_opts_default(&j.opts);
-    png_settings();
     const tf_trace *t = &c.r.trace;
     char why[300];
     rc = 1;
@@ -361,7 +353,7 @@ int cmd_export(int argc, char **argv) {
     }
     if (a.all) { rc = export_all(&c, c.out, &j); goto done; }
     if (a.lesson) {
-        if (j.fmt == FMT_SVG) { cli_error("--format", "a handout is a PDF or PNG pages; use --format pdf or png"); goto done; }
+        if (j.fmt == CLI_SVG) { cli_error("--format", "a handout is a PDF or PNG pages; use --format pdf or png"); goto done; }
         rc = cli_handout(&c, a.lesson, a.lang ? a.lang : "en", j.fmt, c.out);
         goto done;
     }
@@ -377,7 +369,7 @@ int cmd_export(int argc, char **argv) {
     render_default_size(t, j.stage, j.view, &dw, &dh);
     if (j.w > 0) j.h = j.w * dh / dw;
     else { j.w = dw; j.h = dh; }
-    if (j.fmt == FMT_PNG && (j.w * j.scale > MAX_PIXELS || j.h * j.scale > MAX_PIXELS)) {
+    if (j.fmt == CLI_PNG && (j.w * j.scale > MAX_PIXELS || j.h * j.scale > MAX_PIXELS)) {
         cli_error("--scale", "the picture would be %.0f × %.0f pixels, more than %d a side; lower --width or --scale", j.w * j.scale, j.h * j.scale, MAX_PIXELS);
         goto done;
     }

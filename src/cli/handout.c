@@ -18,8 +18,6 @@
 #define MARGIN 50.0
 #define PNG_SCALE 2.0 // PNG pages at 144 dpi
 
-typedef struct { unsigned char *p; size_t n, cap; int failed; } membuf_t;
-
 typedef struct {
     cli_format fmt;
     cairo_surface_t *pdf;       // the PDF, or NULL
@@ -31,21 +29,6 @@ typedef struct {
     const lesson *l;
     render_theme th;
 } handout;
-
-static cairo_status_t sink(void *closure, const unsigned char *data, unsigned int len) {
-    membuf_t *b = closure;
-    if (b->n + len > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 1 << 16;
-        while (cap < b->n + len) cap *= 2;
-        unsigned char *p = realloc(b->p, cap);
-        if (!p) { b->failed = 1; return CAIRO_STATUS_NO_MEMORY; }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, data, len);
-    b->n += len;
-    return CAIRO_STATUS_SUCCESS;
-}
 
 static void footer(handout *h) {
     char buf[64];
@@ -166,9 +149,9 @@ int cli_handout(const cli_run *c, const char *name, const char *lang, cli_format
     render_opts o;
     render_opts_default(&o);
     h.th = render_theme_get(&o);
-    membuf_t bytes = {0};
+    cli_membuf bytes = {0};
     if (fmt == CLI_PDF) {
-        h.pdf = cairo_pdf_surface_create_for_stream(sink, &bytes, PAGE_W, PAGE_H);
+        h.pdf = cairo_pdf_surface_create_for_stream(cli_membuf_sink, &bytes, PAGE_W, PAGE_H);
         cairo_pdf_surface_set_metadata(h.pdf, CAIRO_PDF_METADATA_TITLE, l.title);
         cairo_pdf_surface_set_metadata(h.pdf, CAIRO_PDF_METADATA_CREATOR, "tviz " TF_VERSION);
         h.cr = cairo_create(h.pdf);

@@ -38,7 +38,7 @@ static int same_patterns(const lesson_section *a, const lesson_section *b) {
     return 1;
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_name(const void *a, const void *b) { return strcmp(a, b); } // rows of char[64]
 
 // The entries of a folder matching a test, sorted.
 static int list_dir(const char *dir, int want_dirs, const char *suffix, char names[][64], int max) {
@@ -46,7 +46,6 @@ static int list_dir(const char *dir, int want_dirs, const char *suffix, char nam
     if (!d) return -1;
     int n = 0;
     struct dirent *de;
-    char *ptrs[64];
     char path[4200];
     while ((de = readdir(d)) && n < max) {
         if (de->d_name[0] == '.' || strlen(de->d_name) >= 64) continue;
@@ -58,11 +57,7 @@ static int list_dir(const char *dir, int want_dirs, const char *suffix, char nam
         snprintf(names[n++], 64, "%.63s", de->d_name);
     }
     closedir(d);
-    for (int i = 0; i < n; i++) ptrs[i] = names[i];
-    qsort(ptrs, (size_t)n, sizeof *ptrs, cmp_str);
-    char tmp[64][64];
-    for (int i = 0; i < n; i++) snprintf(tmp[i], 64, "%s", ptrs[i]);
-    memcpy(names, tmp, sizeof(char[64]) * (size_t)n);
+    qsort(names, (size_t)n, sizeof names[0], cmp_name);
     return n;
 }
 

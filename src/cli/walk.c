@@ -46,7 +46,10 @@ static int next_cp(const char *p, unsigned *cp) {
 static void print_label(const char *s, int w, int right) {
     int width = 0;
     unsigned cp;
-    for (const char *p = s; *p; p += next_cp(p, &cp)) { next_cp(p, &cp); width += cp_width(cp); }
+    for (const char *p = s; *p;) {
+        p += next_cp(p, &cp);
+        width += cp_width(cp);
+    }
     int cut = width > w;
     int room = cut ? w - 1 : w, used = 0;
     if (right && !cut) for (int i = width; i < w; i++) putchar(' ');

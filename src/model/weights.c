@@ -250,6 +250,7 @@ int tf_model_load(tf_model *m, const char *path, tf_err *e) {
     param *tab = NULL;
     span *spans = NULL;
     int *found = NULL;
+    size_t *begins = NULL; // (np) where each tensor starts in the data
     int fd = open(path, O_RDONLY);
     if (fd < 0) return tf_fail(e, "cannot open the model (%s); check the path or use a shipped name such as worked-example", strerror(errno));
     struct stat st;
@@ -312,13 +313,13 @@ int tf_model_load(tf_model *m, const char *path, tf_err *e) {
     param_table(m, tab);
     int ns = 0;
     size_t unaligned = 0;
-    size_t *begins = calloc((size_t)np, sizeof *begins);
+    begins = calloc((size_t)np, sizeof *begins);
     if (!begins) { tf_fail(e, "out of memory reading the header"); goto fail; }
     for (const cJSON *t = root->child; t; t = t->next) {
         if (!strcmp(t->string, "__metadata__")) continue;
         int shape[2] = {0, 0}, rank = 0;
         size_t b = 0, end = 0;
-        if (read_entry(t, data_size, shape, &rank, &b, &end, e)) { free(begins); goto fail; }
+        if (read_entry(t, data_size, shape, &rank, &b, &end, e)) goto fail;
         spans[ns++] = (span){b, end, t->string};
         int k = 0;
         while (k < np && strcmp(tab[k].name, t->string)) k++;
@@ -333,7 +334,6 @@ int tf_model_load(tf_model *m, const char *path, tf_err *e) {
             shape_str(want, sizeof want, tab[k].shape, tab[k].rank);
             tf_fail(e, "tensor \"%s\" has shape %s but the config (d_model %d, nhead %d, dim_feedforward %d, %d+%d tokens) needs %s",
                     tab[k].name, got, c->C, c->H, c->F, c->V_src, c->V_tgt, want);
-            free(begins);
             goto fail;
         }
         found[k] = 1;
@@ -344,16 +344,14 @@ int tf_model_load(tf_model *m, const char *path, tf_err *e) {
     for (int i = 1; i < ns; i++)
         if (spans[i].b < spans[i - 1].e && spans[i].e > spans[i].b) {
             tf_fail(e, "tensors \"%.50s\" and \"%.50s\" overlap in the data; the header is inconsistent", spans[i - 1].name, spans[i].name);
-            free(begins);
             goto fail;
         }
-    if (unaligned && !(m->owned = malloc(unaligned * sizeof(float)))) { tf_fail(e, "out of memory"); free(begins); goto fail; }
+    if (unaligned && !(m->owned = malloc(unaligned * sizeof(float)))) { tf_fail(e, "out of memory"); goto fail; }
     size_t used = 0;
     for (int k = 0; k < np; k++) {
         if (!found[k]) {
             if (tab[k].group == REQUIRED) {
                 tf_fail(e, "tensor \"%s\" is missing; a torch.nn.Transformer of this config has it", tab[k].name);
-                free(begins);
                 goto fail;
             }
             continue;
@@ -367,19 +365,17 @@ int tf_model_load(tf_model *m, const char *path, tf_err *e) {
             if (!isfinite(dst[i])) {
                 tf_fail(e, "tensor \"%s\" holds %s at index %zu; the weights are broken, so re-export or retrain the model",
                         tab[k].name, isnan(dst[i]) ? "NaN" : "an infinity", i);
-                free(begins);
                 goto fail;
             }
         *tab[k].ptr = dst;
         m->n_params += n;
     }
-    free(begins);
     tie(m);
-    free(tab); free(found); free(spans);
+    free(tab); free(found); free(spans); free(begins);
     cJSON_Delete(root);
     return 0;
 fail:
-    free(tab); free(found); free(spans);
+    free(tab); free(found); free(spans); free(begins);
     cJSON_Delete(root);
     tf_model_free(m);
     return -1;

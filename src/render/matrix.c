@@ -263,11 +263,7 @@ static void draw_labels(cairo_t *cr, const tf_trace *t, const tf_stage *s, const
         st.max_width = L->row_lab_w - L->fs * 0.4;
         for (int i = 0; i < s->rows; i += L->row_step) {
             const char *l = tf_axis_label(t, s->row_axis, i, buf, sizeof buf);
-            double y = L->gy + (i + 0.5) * L->ch - L->fs * 0.62;
-            double tw, tH;
-            render_text_size(cr, l, &st, &tw, &tH);
-            render_text(cr, l, L->gx - L->fs * 0.4 - fmin(tw, st.max_width), y, &(render_text_style){
-                .size = st.size, .color = st.color, .max_width = st.max_width});
+            render_text(cr, l, L->gx - L->fs * 0.4, L->gy + (i + 0.5) * L->ch - L->fs * 0.62, &st);
         }
     }
     if (L->col_lab_h > 0) {
