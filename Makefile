@@ -24,11 +24,12 @@ RENDER_SRC := $(wildcard src/render/*.c)
 LESSON_SRC := $(wildcard src/lesson/*.c)
 CLI_SRC    := $(wildcard src/cli/*.c)
 APP_SRC    := $(wildcard src/app/*.c)
-LIB_SRC    := $(MODEL_SRC) $(RENDER_SRC) $(LESSON_SRC) $(CLI_SRC) $(APP_SRC)
+TRAIN_SRC  := $(wildcard src/train/*.c)
+LIB_SRC    := $(MODEL_SRC) $(TRAIN_SRC) $(RENDER_SRC) $(LESSON_SRC) $(CLI_SRC) $(APP_SRC)
 HDRS      := $(wildcard src/*/*.h)
 OBJ       := $(patsubst src/%.c,build/obj/%.o,$(LIB_SRC))
 OBJA      := $(patsubst src/%.c,build/asan/obj/%.o,$(LIB_SRC))
-TESTS     := test_ops test_weights test_trace test_render test_arith test_state test_lesson
+TESTS     := $(sort $(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 
 B  := build
 BA := build/asan
