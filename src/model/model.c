@@ -88,11 +88,20 @@ void tf_acts_free(tf_acts *a) {
 
 // ---------------------------------------------------------------- forward
 // ids (T) -> embed (T,C) = E[id] · scale; pe (T,C); input = embed + pe   (§3.4, §3.5)
-static void embed_forward(float *embed, float *pe, float *input, const float *E, float scale, const int *ids, int T, int C) {
+// (training: input ⊙= dropout mask)
+static void embed_forward(float *embed, float *pe, float *input, const float *drop, const float *E, float scale,
+                          const int *ids, int T, int C) {
     for (int t = 0; t < T; t++)
         for (int c = 0; c < C; c++) embed[(size_t)t * C + c] = E[(size_t)ids[t] * C + c] * scale;
     tf_positional_encoding(pe, T, C);
     tf_add(input, embed, pe, T * C);
+    if (drop) tf_mul(input, input, drop, T * C);
+}
+
+// Residual connection (§3.1, §5.4): add = x + Dropout(sub), the mask only when training.
+static void residual(float *add, const float *x, float *sub, const float *drop, int n) {
+    if (drop) tf_mul(sub, sub, drop, n);
+    tf_add(add, x, sub, n);
 }
 
 // x (T,C) -> hidden (T,F) = ReLU(x W1ᵀ + b1) -> out (T,C) = hidden W2ᵀ + b2   (§3.3)
@@ -106,17 +115,17 @@ void tf_encode(tf_acts *a, const tf_model *m, const int *src, int S) {
     const tf_config *c = &m->cfg;
     int C = c->C;
     a->S = S;
-    embed_forward(a->src_embed, a->src_pe, a->src_input, m->src_embed, c->embed_scale, src, S, C);
+    embed_forward(a->src_embed, a->src_pe, a->src_input, a->src_drop, m->src_embed, c->embed_scale, src, S, C);
     const float *x = a->src_input;
     for (int l = 0; l < c->L_enc; l++) {
         tf_layer_acts *la = &a->enc[l];
         const tf_layer_w *w = &m->enc[l];
         // x = LayerNorm(x + SelfAttention(x)); x = LayerNorm(x + FFN(x))
         tf_attention(&la->self_attn, &w->self_attn, x, x, 0, S, S, C, c->H);
-        tf_add(la->add1, x, la->self_attn.out, S * C);
+        residual(la->add1, x, la->self_attn.out, la->drop1, S * C);
         tf_layernorm(la->norm1, la->add1, w->n1w, w->n1b, c->eps, S, C);
         ffn_forward(la->ffn_hidden, la->ffn_out, w, la->norm1, S, C, c->F);
-        tf_add(la->add2, la->norm1, la->ffn_out, S * C);
+        residual(la->add2, la->norm1, la->ffn_out, la->drop2, S * C);
         tf_layernorm(la->norm2, la->add2, w->n2w, w->n2b, c->eps, S, C);
         x = la->norm2;
     }
@@ -127,22 +136,22 @@ void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T) {
     const tf_config *c = &m->cfg;
     int C = c->C, S = a->S;
     a->T = T;
-    embed_forward(a->tgt_embed, a->tgt_pe, a->tgt_input, m->tgt_embed, c->embed_scale, tgt, T, C);
+    embed_forward(a->tgt_embed, a->tgt_pe, a->tgt_input, a->tgt_drop, m->tgt_embed, c->embed_scale, tgt, T, C);
     const float *x = a->tgt_input;
     for (int l = 0; l < c->L_dec; l++) {
         tf_layer_acts *la = &a->dec[l];
         const tf_layer_w *w = &m->dec[l];
         // x = LayerNorm(x + MaskedSelfAttention(x))
         tf_attention(&la->self_attn, &w->self_attn, x, x, 1, T, T, C, c->H);
-        tf_add(la->add1, x, la->self_attn.out, T * C);
+        residual(la->add1, x, la->self_attn.out, la->drop1, T * C);
         tf_layernorm(la->norm1, la->add1, w->n1w, w->n1b, c->eps, T, C);
         // x = LayerNorm(x + CrossAttention(x, memory))
         tf_attention(&la->cross_attn, &w->cross_attn, la->norm1, a->memory, 0, T, S, C, c->H);
-        tf_add(la->add2, la->norm1, la->cross_attn.out, T * C);
+        residual(la->add2, la->norm1, la->cross_attn.out, la->drop2, T * C);
         tf_layernorm(la->norm2, la->add2, w->n2w, w->n2b, c->eps, T, C);
         // x = LayerNorm(x + FFN(x))
         ffn_forward(la->ffn_hidden, la->ffn_out, w, la->norm2, T, C, c->F);
-        tf_add(la->add3, la->norm2, la->ffn_out, T * C);
+        residual(la->add3, la->norm2, la->ffn_out, la->drop3, T * C);
         tf_layernorm(la->norm3, la->add3, w->n3w, w->n3b, c->eps, T, C);
         x = la->norm3;
     }

@@ -155,6 +155,8 @@ void tf_relu(float *out, const float *x, int n) { for (int i = 0; i < n; i++) ou
 
 void tf_add(float *out, const float *a, const float *b, int n) { for (int i = 0; i < n; i++) out[i] = a[i] + b[i]; }
 
+void tf_mul(float *out, const float *a, const float *b, int n) { for (int i = 0; i < n; i++) out[i] = a[i] * b[i]; }
+
 // Multi-head attention (§3.2.2), every intermediate kept.
 // xq (Tq,C) @ W_Qᵀ -> q (Tq,C); xkv (Tk,C) @ W_Kᵀ, W_Vᵀ -> k, v (Tk,C)
 // per head h (columns h·D … h·D+D-1):

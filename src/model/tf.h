@@ -127,6 +127,9 @@ int tf_model_tensors(const tf_model *m, tf_tensor_info *out);
 // tgt_vocab NULL shares the source one. LayerNorm weights 1, biases 0.
 int tf_model_init(tf_model *m, const tf_config *cfg, const char *src_vocab, const char *tgt_vocab,
                   uint64_t seed, tf_err *e);
+// A copy of src whose weights are all in dst->owned, in file order (n_params
+// floats): what training updates in place.
+int tf_model_clone(tf_model *dst, const tf_model *src, tf_err *e);
 // Fills cfg with the paper's base sizes (Table 3): C 512, H 8, F 2048, 6+6 layers.
 void tf_config_base(tf_config *cfg);
 
@@ -144,6 +147,7 @@ void tf_layernorm(float *out, const float *x, const float *w, const float *b, fl
 void tf_positional_encoding(float *pe, int T, int C);
 void tf_relu(float *out, const float *x, int n);
 void tf_add(float *out, const float *a, const float *b, int n);
+void tf_mul(float *out, const float *a, const float *b, int n); // elementwise
 
 // ---------------------------------------------------------------- activations
 typedef struct {
@@ -165,6 +169,9 @@ typedef struct {
     float *add3, *norm3;      // (T,C) decoder only
     float *ffn_hidden;        // (T,F) after ReLU
     float *ffn_out;           // (T,C)
+    // Training only (src/train), NULL otherwise: residual dropout masks (§5.4),
+    // 0 or 1/(1-P_drop), multiplied into each sub-layer's output before the add.
+    float *drop1, *drop2, *drop3; // (T,C)
 } tf_layer_acts;
 
 typedef struct {
@@ -177,6 +184,7 @@ typedef struct {
     float *dec_norm;             // (T,C)
     float *dec_out;              // (T,C) = dec_norm or the last norm3
     float *logits, *probs;       // (T,V_tgt)
+    float *src_drop, *tgt_drop;  // training only: dropout masks on embedding + PE (§5.4), else NULL
     tf_layer_acts *enc;          // (L_enc)
     tf_layer_acts *dec;          // (L_dec)
     float *block;                // one allocation for everything above

@@ -556,3 +556,25 @@ fail:
     tf_model_free(m);
     return -1;
 }
+
+int tf_model_clone(tf_model *dst, const tf_model *src, tf_err *e) {
+    char *sv = join_vocab(&src->src_vocab), *tv = src->shared_vocab ? NULL : join_vocab(&src->tgt_vocab);
+    int rc = -1;
+    if (!sv || (!src->shared_vocab && !tv)) { tf_fail(e, "out of memory"); goto done; }
+    tf_config c = src->cfg;
+    c.max_len_set = 1; // keep the source's limit, set or not
+    if (tf_model_init(dst, &c, sv, tv, 1, e)) goto done;
+    dst->cfg.max_len_set = src->cfg.max_len_set;
+    int n = tf_model_tensors(src, NULL);
+    tf_tensor_info *a = malloc(sizeof *a * (size_t)n * 2);
+    if (!a || tf_model_tensors(dst, a + n) != n) { free(a); tf_model_free(dst); tf_fail(e, "out of memory"); goto done; }
+    tf_model_tensors(src, a);
+    for (int k = 0; k < n; k++)
+        memcpy((float *)a[n + k].data, a[k].data, sizeof(float) * (size_t)a[k].shape[0] * (a[k].rank == 2 ? a[k].shape[1] : 1));
+    free(a);
+    rc = 0;
+done:
+    free(sv);
+    free(tv);
+    return rc;
+}

@@ -1,0 +1,233 @@
+// backward.c — the gradient of every operation of the forward pass, in the
+// order of src/model/ops.c and model.c. Each function names the forward line
+// it undoes. Gradients are added (+=) into their outputs, so a value used
+// twice (a residual input, the memory read by every decoder layer, the tied
+// target embedding) collects both uses.
+// Letters: S, T, C, H, D, F, V as in tf.h; d<name> is ∂loss/∂<name>.
+#include "train.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef float v8 __attribute__((vector_size(32), aligned(4), may_alias));
+
+// y (n) += a · x (n)
+static inline __attribute__((always_inline)) void axpy(float *y, float a, const float *x, int n) {
+    v8 av = {a, a, a, a, a, a, a, a};
+    int i = 0;
+    for (; i + 8 <= n; i += 8) *(v8 *)(y + i) += av * *(const v8 *)(x + i);
+    for (; i < n; i++) y[i] += a * x[i];
+}
+
+static inline __attribute__((always_inline)) float dotv(const float *a, const float *b, int n) {
+    v8 s = {0};
+    int i = 0;
+    for (; i + 8 <= n; i += 8) s += *(const v8 *)(a + i) * *(const v8 *)(b + i);
+    float r = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+    for (; i < n; i++) r += a[i] * b[i];
+    return r;
+}
+
+// undoes tf_linear: out (T,n_out) = x (T,n_in) Wᵀ + b
+//   dx += dout W;  dW += doutᵀ x;  db += Σ_t dout   (dx, db may be NULL)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+static void linear_backward(float *dx, float *dw, float *db, const float *dout, const float *x, const float *w,
+                            int T, int n_in, int n_out) {
+    for (int t = 0; t < T; t++) {
+        const float *dy = dout + (size_t)t * n_out, *xt = x + (size_t)t * n_in;
+        float *dxt = dx ? dx + (size_t)t * n_in : NULL;
+        for (int o = 0; o < n_out; o++) {
+            float g = dy[o];
+            if (g == 0.0f) continue; // ReLU and masks make many exact zeros
+            if (dxt) axpy(dxt, g, w + (size_t)o * n_in, n_in);
+            axpy(dw + (size_t)o * n_in, g, xt, n_in);
+            if (db) db[o] += g;
+        }
+    }
+}
+
+// undoes tf_layernorm: out = (x − mean) / √(var + eps) · w + b, per row of x (T,C)
+//   with x̂ = (x − mean)·rstd and g = dout ⊙ w:
+//   dx += rstd · (g − mean(g) − x̂ · mean(g ⊙ x̂));  dw += Σ_t dout ⊙ x̂;  db += Σ_t dout
+static void layernorm_backward(float *dx, float *dw, float *db, const float *dout, const float *x, const float *w,
+                               float eps, int T, int C) {
+    for (int t = 0; t < T; t++) {
+        const float *xt = x + (size_t)t * C, *dy = dout + (size_t)t * C;
+        double mean = 0.0, var = 0.0;
+        for (int c = 0; c < C; c++) mean += xt[c];
+        mean /= C;
+        for (int c = 0; c < C; c++) { double dd = xt[c] - mean; var += dd * dd; }
+        var /= C;
+        float rstd = (float)(1.0 / sqrt(var + eps));
+        double mg = 0.0, mgx = 0.0;
+        for (int c = 0; c < C; c++) {
+            float xh = (float)(xt[c] - mean) * rstd, g = dy[c] * w[c];
+            mg += g;
+            mgx += g * xh;
+            dw[c] += dy[c] * xh;
+            db[c] += dy[c];
+        }
+        mg /= C;
+        mgx /= C;
+        float *dxt = dx + (size_t)t * C;
+        for (int c = 0; c < C; c++) {
+            float xh = (float)(xt[c] - mean) * rstd;
+            dxt[c] += rstd * (dy[c] * w[c] - (float)mg - xh * (float)mgx);
+        }
+    }
+}
+
+// undoes residual() in model.c: add = x + sub ⊙ mask
+//   dx += dadd;  dsub = dadd ⊙ mask (mask NULL: no dropout)
+static void residual_backward(float *dx, float *dsub, const float *dadd, const float *mask, int n) {
+    for (int i = 0; i < n; i++) {
+        dx[i] += dadd[i];
+        dsub[i] = mask ? dadd[i] * mask[i] : dadd[i];
+    }
+}
+
+// undoes tf_attention (ops.c), line by line from the bottom. d->out holds
+// dout on entry; d's other fields are scratch of the same shapes (zeroed):
+// d->concat, d->weights (dweights), d->scores (dscores), d->q, d->k, d->v.
+// For self-attention dxq and dxkv are the same buffer.
+static void attention_backward(tf_attn_w *g, float *dxq, float *dxkv, tf_attn_acts *d, const tf_attn_acts *a,
+                               const tf_attn_w *w, const float *xq, const float *xkv, int Tq, int Tk, int C, int H) {
+    int D = C / H;
+    size_t CC = (size_t)C * C;
+    // out = concat W_Oᵀ + b_O
+    linear_backward(d->concat, g->out_w, g->out_b, d->out, a->concat, w->out_w, Tq, C, C);
+    float rsqrt_d = 1.0f / sqrtf((float)D);
+    for (int h = 0; h < H; h++) {
+        size_t hoff = (size_t)h * Tq * Tk;
+        const float *p = a->weights + hoff;
+        float *dp = d->weights + hoff, *ds = d->scores + hoff;
+        for (int i = 0; i < Tq; i++) {
+            const float *dho = d->concat + (size_t)i * C + h * D; // d head_out row i = its columns of dconcat
+            // head_out (Tq,D) = weights V_h:  dweights = dhead_out V_hᵀ;  dV_h += weightsᵀ dhead_out
+            for (int j = 0; j < Tk; j++) {
+                float pij = p[(size_t)i * Tk + j];
+                dp[(size_t)i * Tk + j] = dotv(dho, a->v + (size_t)j * C + h * D, D);
+                if (pij != 0.0f) axpy(d->v + (size_t)j * C + h * D, pij, dho, D);
+            }
+            // weights = softmax(masked):  dmasked = p ⊙ (dp − Σ_j p dp); masked cells have p = 0
+            // masked = scaled (or −∞):     dscaled = dmasked
+            // scaled = scores / √D:        dscores = dscaled / √D
+            double s = 0.0;
+            for (int j = 0; j < Tk; j++) s += (double)p[(size_t)i * Tk + j] * dp[(size_t)i * Tk + j];
+            for (int j = 0; j < Tk; j++) {
+                size_t ij = (size_t)i * Tk + j;
+                ds[ij] = p[ij] * (dp[ij] - (float)s) * rsqrt_d;
+            }
+            // scores = Q_h K_hᵀ:  dQ_h = dscores K_h;  dK_h += dscoresᵀ Q_h
+            for (int j = 0; j < Tk; j++) {
+                float gij = ds[(size_t)i * Tk + j];
+                if (gij == 0.0f) continue;
+                axpy(d->q + (size_t)i * C + h * D, gij, a->k + (size_t)j * C + h * D, D);
+                axpy(d->k + (size_t)j * C + h * D, gij, a->q + (size_t)i * C + h * D, D);
+            }
+        }
+    }
+    // q = xq W_Qᵀ + b_Q;  k = xkv W_Kᵀ + b_K;  v = xkv W_Vᵀ + b_V
+    linear_backward(dxq, g->in_w, g->in_b, d->q, xq, w->in_w, Tq, C, C);
+    linear_backward(dxkv, g->in_w + CC, g->in_b + C, d->k, xkv, w->in_w + CC, Tk, C, C);
+    linear_backward(dxkv, g->in_w + 2 * CC, g->in_b + 2 * C, d->v, xkv, w->in_w + 2 * CC, Tk, C, C);
+}
+
+// undoes ffn_forward (model.c): hidden = ReLU(x W1ᵀ + b1); out = hidden W2ᵀ + b2
+// dl->ffn_out holds dout on entry; dl->ffn_hidden is scratch (zeroed).
+static void ffn_backward(tf_layer_w *g, float *dx, tf_layer_acts *dl, const tf_layer_acts *la, const tf_layer_w *w,
+                         const float *x, int T, int C, int F) {
+    linear_backward(dl->ffn_hidden, g->w2, g->b2, dl->ffn_out, la->ffn_hidden, w->w2, T, F, C);
+    for (size_t i = 0; i < (size_t)T * F; i++) if (la->ffn_hidden[i] <= 0.0f) dl->ffn_hidden[i] = 0.0f;
+    linear_backward(dx, g->w1, g->b1, dl->ffn_hidden, x, w->w1, T, C, F);
+}
+
+// undoes embed_forward (model.c): input = (E[id] · scale + PE) ⊙ mask
+static void embed_backward(float *dE, const float *dinput, const float *mask, float scale, const int *ids, int T, int C) {
+    for (int t = 0; t < T; t++)
+        for (int c = 0; c < C; c++) {
+            size_t i = (size_t)t * C + c;
+            dE[(size_t)ids[t] * C + c] += dinput[i] * (mask ? mask[i] : 1.0f) * scale;
+        }
+}
+
+double tf_xent_backward(float *dlogits, const float *logits, const int *y, int T, int V, float eps, float scale) {
+    // loss_t = −Σ_v q_v log p_v = lse − Σ_v q_v l_v,  lse = log Σ_v exp l_v
+    double loss = 0.0, u = (double)eps / V;
+    for (int t = 0; t < T; t++) {
+        const float *l = logits + (size_t)t * V;
+        float *dl = dlogits + (size_t)t * V;
+        float mx = l[0];
+        for (int v = 1; v < V; v++) if (l[v] > mx) mx = l[v];
+        double sum = 0.0, sl = 0.0;
+        for (int v = 0; v < V; v++) { sum += exp((double)l[v] - mx); sl += l[v]; }
+        double lse = mx + log(sum);
+        loss += lse - u * sl - (1.0 - eps) * l[y[t]];
+        for (int v = 0; v < V; v++) dl[v] = (float)((exp((double)l[v] - lse) - u) * scale);
+        dl[y[t]] -= (float)((1.0 - eps) * scale);
+    }
+    return loss;
+}
+
+// undoes tf_encode (model.c), from d->memory down to the source embedding.
+static void encode_backward(tf_model *g, tf_acts *d, const tf_acts *a, const tf_model *m, const int *src) {
+    const tf_config *c = &m->cfg;
+    int S = a->S, C = c->C, L = c->L_enc;
+    // enc_norm = LayerNorm(x)   (when the model has a final norm)
+    if (c->has_enc_norm)
+        layernorm_backward(d->enc[L - 1].norm2, g->enc_norm_w, g->enc_norm_b, d->enc_norm, a->enc[L - 1].norm2,
+                           m->enc_norm_w, c->eps, S, C);
+    for (int l = L - 1; l >= 0; l--) {
+        const tf_layer_acts *la = &a->enc[l];
+        tf_layer_acts *dl = &d->enc[l];
+        const tf_layer_w *w = &m->enc[l];
+        tf_layer_w *gw = &g->enc[l];
+        const float *x = l ? a->enc[l - 1].norm2 : a->src_input;
+        float *dx = l ? d->enc[l - 1].norm2 : d->src_input;
+        // norm2 = LayerNorm(add2);  add2 = norm1 + Dropout(FFN(norm1))
+        layernorm_backward(dl->add2, gw->n2w, gw->n2b, dl->norm2, la->add2, w->n2w, c->eps, S, C);
+        residual_backward(dl->norm1, dl->ffn_out, dl->add2, la->drop2, S * C);
+        ffn_backward(gw, dl->norm1, dl, la, w, la->norm1, S, C, c->F);
+        // norm1 = LayerNorm(add1);  add1 = x + Dropout(SelfAttention(x))
+        layernorm_backward(dl->add1, gw->n1w, gw->n1b, dl->norm1, la->add1, w->n1w, c->eps, S, C);
+        residual_backward(dx, dl->self_attn.out, dl->add1, la->drop1, S * C);
+        attention_backward(&gw->self_attn, dx, dx, &dl->self_attn, &la->self_attn, &w->self_attn, x, x, S, S, C, c->H);
+    }
+    embed_backward(g->src_embed, d->src_input, a->src_drop, c->embed_scale, src, S, C);
+}
+
+void tf_backward(tf_model *g, tf_acts *d, const tf_acts *a, const tf_model *m, const int *src, const int *tgt) {
+    const tf_config *c = &m->cfg;
+    int T = a->T, S = a->S, C = c->C, L = c->L_dec;
+    // logits = dec_out Gᵀ + b   (G is the target embedding when tied: its gradient adds up)
+    linear_backward(d->dec_out, g->gen_w, g->gen_b, d->logits, a->dec_out, m->gen_w, T, C, c->V_tgt);
+    // dec_norm = LayerNorm(x)
+    if (c->has_dec_norm)
+        layernorm_backward(d->dec[L - 1].norm3, g->dec_norm_w, g->dec_norm_b, d->dec_norm, a->dec[L - 1].norm3,
+                           m->dec_norm_w, c->eps, T, C);
+    for (int l = L - 1; l >= 0; l--) {
+        const tf_layer_acts *la = &a->dec[l];
+        tf_layer_acts *dl = &d->dec[l];
+        const tf_layer_w *w = &m->dec[l];
+        tf_layer_w *gw = &g->dec[l];
+        const float *x = l ? a->dec[l - 1].norm3 : a->tgt_input;
+        float *dx = l ? d->dec[l - 1].norm3 : d->tgt_input;
+        // norm3 = LayerNorm(add3);  add3 = norm2 + Dropout(FFN(norm2))
+        layernorm_backward(dl->add3, gw->n3w, gw->n3b, dl->norm3, la->add3, w->n3w, c->eps, T, C);
+        residual_backward(dl->norm2, dl->ffn_out, dl->add3, la->drop3, T * C);
+        ffn_backward(gw, dl->norm2, dl, la, w, la->norm2, T, C, c->F);
+        // norm2 = LayerNorm(add2);  add2 = norm1 + Dropout(CrossAttention(norm1, memory))
+        layernorm_backward(dl->add2, gw->n2w, gw->n2b, dl->norm2, la->add2, w->n2w, c->eps, T, C);
+        residual_backward(dl->norm1, dl->cross_attn.out, dl->add2, la->drop2, T * C);
+        attention_backward(&gw->cross_attn, dl->norm1, d->memory, &dl->cross_attn, &la->cross_attn, &w->cross_attn,
+                           la->norm1, a->memory, T, S, C, c->H);
+        // norm1 = LayerNorm(add1);  add1 = x + Dropout(MaskedSelfAttention(x))
+        layernorm_backward(dl->add1, gw->n1w, gw->n1b, dl->norm1, la->add1, w->n1w, c->eps, T, C);
+        residual_backward(dx, dl->self_attn.out, dl->add1, la->drop1, T * C);
+        attention_backward(&gw->self_attn, dx, dx, &dl->self_attn, &la->self_attn, &w->self_attn, x, x, T, T, C, c->H);
+    }
+    embed_backward(g->tgt_embed, d->tgt_input, a->tgt_drop, c->embed_scale, tgt, T, C);
+    encode_backward(g, d, a, m, src);
+}

@@ -1,0 +1,70 @@
+// train.h — training the Transformer as section 5 of the paper does it:
+// backward pass, label-smoothed cross-entropy, residual dropout, Adam with the
+// warm-up schedule. Like src/model, this code never prints or draws.
+//
+// Usage:
+//   tf_model m;  tf_model_clone(&m, &loaded, &e);        // weights in m.owned
+//   tf_train_cfg cfg;  tf_train_defaults(&cfg);
+//   tf_trainer t;  tf_trainer_init(&t, &m, &cfg, &e);
+//   for (...) { tf_train_grad(&t, batch, n, &loss, &ntok); tf_adam_step(&t); }
+//   tf_trainer_free(&t);
+#ifndef TF_TRAIN_H
+#define TF_TRAIN_H
+
+#include "../model/tf.h"
+
+// One sentence pair as token ids.
+typedef struct {
+    const int *src; int S;  // source tokens (with <eos> when the model appends it)
+    const int *tgt; int T;  // decoder input: <bos> y1 … yn
+    const int *out;         // what each position must predict: y1 … yn <eos>  (T)
+} tf_example;
+
+typedef struct {
+    float label_smoothing;      // ε_ls: 0.1 (§5.4)
+    float dropout;              // P_drop on sub-layer outputs and embedding sums: 0.1 (§5.4)
+    float beta1, beta2, adam_eps; // 0.9, 0.98, 1e-9 (§5.3)
+    int warmup;                 // warmup_steps: 4000 (§5.3)
+    float lr_scale;             // multiplies the schedule: 1 in the paper
+    int threads;                // sentences of a batch run in parallel; 1 repeats a run exactly
+    uint64_t seed;              // dropout masks
+} tf_train_cfg;
+
+void tf_train_defaults(tf_train_cfg *c);
+// lrate = d_model^-0.5 · min(step^-0.5, step · warmup_steps^-1.5)   (§5.3, equation 3)
+double tf_lr(const tf_train_cfg *c, int d_model, int step);
+
+typedef struct tf_workspace tf_workspace;
+
+typedef struct {
+    tf_model *m;            // the model being trained, weights in m->owned (tf_model_clone)
+    tf_model grad;          // the same layout: gradient of the loss
+    float *adam_m, *adam_v; // (n_params) first and second moments
+    int step;               // Adam steps taken
+    tf_train_cfg cfg;
+    int n_ws;
+    tf_workspace *ws;       // one per thread
+} tf_trainer;
+
+int tf_trainer_init(tf_trainer *t, tf_model *m, const tf_train_cfg *cfg, tf_err *e);
+void tf_trainer_free(tf_trainer *t);
+
+// Forward and backward over a batch; t->grad = ∂loss/∂weights where loss is
+// the mean label-smoothed cross-entropy over the batch's target tokens.
+// *loss gets that mean, *n_tokens the number of target tokens. dropout_on 0
+// turns dropout off (evaluation, gradient checks).
+int tf_train_grad(tf_trainer *t, const tf_example *batch, int n, int dropout_on, double *loss, int *n_tokens,
+                  tf_err *e);
+// One Adam update with the gradient in t->grad: step++, lr = tf_lr(step).
+void tf_adam_step(tf_trainer *t);
+
+// ---------------------------------------------------------------- pieces (backward.c)
+// Label-smoothed cross-entropy of one sentence from logits (T,V): returns the
+// summed loss; dlogits (T,V) = (softmax − q) · scale, q = (1−ε)·onehot + ε/V.
+double tf_xent_backward(float *dlogits, const float *logits, const int *y, int T, int V, float eps, float scale);
+// Gradient of tf_encode + tf_decode for one pair: a holds the forward's
+// activations, d (same layout, zeroed) gets their gradients, with d->logits
+// holding ∂loss/∂logits on entry. Adds the weights' gradients into g.
+void tf_backward(tf_model *g, tf_acts *d, const tf_acts *a, const tf_model *m, const int *src, const int *tgt);
+
+#endif

@@ -1,0 +1,220 @@
+// test_train.c — the backward pass against finite differences, for every
+// parameter tensor of small models; dropout, Adam and determinism.
+#include "testutil.h"
+#include "../src/train/train.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *SRC_V = "<pad>\n<unk>\n<bos>\n<eos>\na\nb\nc\nd\ne\nf\ng";
+static const char *TGT_V = "<pad>\n<unk>\n<bos>\n<eos>\np\nq\nr\ns\nt\nu\nv\nw\nx";
+
+// A tiny model with every kind of weight away from its initial value.
+static void tiny(tf_model *m, int final_norms, int shared, int gen_bias) {
+    tf_config c = {0};
+    c.C = 8; c.H = 2; c.F = 16; c.L_enc = 2; c.L_dec = 2;
+    c.eps = 1e-5f; c.embed_scale_is_sqrt = 1; c.src_append_eos = 1;
+    c.max_len = 12; c.max_len_set = 1;
+    c.has_enc_norm = c.has_dec_norm = final_norms;
+    c.has_generator = gen_bias;
+    c.has_generator_bias = gen_bias;
+    tf_err e;
+    if (tf_model_init(m, &c, SRC_V, shared ? NULL : TGT_V, 7, &e)) fail_msg("%s", e.msg);
+    tf_rng r;
+    tf_rng_seed(&r, 99);
+    for (size_t i = 0; i < m->n_params; i++) m->owned[i] += 0.2f * (tf_rng_uniform(&r) - 0.5f);
+}
+
+static int S1[] = {4, 5, 6, 3}, T1i[] = {2, 4, 5, 6}, T1o[] = {4, 5, 6, 3};
+static int S2[] = {7, 8, 9, 10, 4, 3}, T2i[] = {2, 7}, T2o[] = {7, 3};
+static int S3[] = {10, 3}, T3i[] = {2, 9, 10, 4, 5}, T3o[] = {9, 10, 4, 5, 3}; // ids < 11: the shared vocabulary too
+static tf_example batch[] = {{S1, 4, T1i, 4, T1o}, {S2, 6, T2i, 2, T2o}, {S3, 2, T3i, 5, T3o}};
+
+static double loss_of(tf_trainer *t) {
+    double l;
+    tf_err e;
+    assert_int_equal(tf_train_grad(t, batch, 3, 0, &l, NULL, &e), 0);
+    return l;
+}
+
+// Central differences on the entries with the largest gradients and a few
+// random ones, for every tensor the model holds.
+static void gradcheck(int final_norms, int shared, int gen_bias) {
+    tf_model m;
+    tiny(&m, final_norms, shared, gen_bias);
+    tf_train_cfg cfg;
+    tf_train_defaults(&cfg);
+    tf_trainer t;
+    tf_err e;
+    if (tf_trainer_init(&t, &m, &cfg, &e)) fail_msg("%s", e.msg);
+    loss_of(&t);
+    float *g = malloc(sizeof(float) * m.n_params);
+    memcpy(g, t.grad.owned, sizeof(float) * m.n_params);
+    int n = tf_model_tensors(&m, NULL);
+    tf_tensor_info *ti = calloc((size_t)n, sizeof *ti);
+    tf_model_tensors(&m, ti);
+    tf_rng r;
+    tf_rng_seed(&r, 5);
+    int checked = 0;
+    for (int k = 0; k < n; k++) {
+        size_t off = (size_t)(ti[k].data - m.owned), len = (size_t)ti[k].shape[0] * (ti[k].rank == 2 ? ti[k].shape[1] : 1);
+        size_t best = 0;
+        for (size_t i = 1; i < len; i++) if (fabsf(g[off + i]) > fabsf(g[off + best])) best = i;
+        size_t pick[4] = {best, tf_rng_next(&r) % len, tf_rng_next(&r) % len, tf_rng_next(&r) % len};
+        for (int j = 0; j < 4; j++) {
+            // two step sizes: a ReLU kink within one of them spoils only that one
+            double an = g[off + pick[j]], num[2];
+            for (int hi = 0; hi < 2; hi++) {
+                float *p = &m.owned[off + pick[j]], keep = *p, h = hi ? 5e-4f : 1e-3f;
+                *p = keep + h;
+                double lp = loss_of(&t);
+                *p = keep - h;
+                double lm = loss_of(&t);
+                *p = keep;
+                num[hi] = (lp - lm) / (2.0 * h);
+            }
+            if (fabs(num[0] - an) > 2e-4 + 2e-2 * fabs(an) && fabs(num[1] - an) > 2e-4 + 2e-2 * fabs(an))
+                fail_msg("%s[%zu]: backward %.6g, finite differences %.6g and %.6g", ti[k].name, pick[j], an, num[0], num[1]);
+            checked++;
+        }
+        if (pick[0] == best) assert_true(fabsf(g[off + best]) > 0.0f || strstr(ti[k].name, "pad"));
+    }
+    assert_int_equal(checked, 4 * n);
+    free(ti);
+    free(g);
+    tf_trainer_free(&t);
+    tf_model_free(&m);
+}
+
+static void test_gradcheck_tied(void **s) { (void)s; gradcheck(0, 0, 0); }
+static void test_gradcheck_final_norms_generator(void **s) { (void)s; gradcheck(1, 0, 1); }
+static void test_gradcheck_shared_vocab(void **s) { (void)s; gradcheck(0, 1, 0); }
+
+// The loss the trainer reports is the label-smoothed cross-entropy of the
+// model's own forward pass, computed here independently from tf_run's probs.
+static void test_loss_matches_forward(void **s) {
+    (void)s;
+    tf_model m;
+    tiny(&m, 0, 0, 0);
+    tf_train_cfg cfg;
+    tf_train_defaults(&cfg);
+    tf_trainer t;
+    tf_err e;
+    assert_int_equal(tf_trainer_init(&t, &m, &cfg, &e), 0);
+    double l = loss_of(&t), want = 0.0;
+    int N = 0, V = m.cfg.V_tgt;
+    tf_acts a;
+    assert_int_equal(tf_acts_alloc(&a, &m.cfg, 12, 12, &e), 0);
+    for (int b = 0; b < 3; b++) {
+        tf_encode(&a, &m, batch[b].src, batch[b].S);
+        tf_decode(&a, &m, batch[b].tgt, batch[b].T);
+        for (int i = 0; i < batch[b].T; i++, N++)
+            for (int v = 0; v < V; v++) {
+                double q = 0.1 / V + (v == batch[b].out[i] ? 0.9 : 0.0);
+                want -= q * log((double)a.probs[(size_t)i * V + v]);
+            }
+    }
+    assert_true(fabs(l - want / N) < 1e-5);
+    tf_acts_free(&a);
+    tf_trainer_free(&t);
+    tf_model_free(&m);
+}
+
+// The schedule of §5.3: rises linearly for warmup steps, then falls as step^-0.5.
+static void test_schedule(void **s) {
+    (void)s;
+    tf_train_cfg c;
+    tf_train_defaults(&c);
+    assert_true(fabs(tf_lr(&c, 512, 1) - pow(512, -0.5) * pow(4000, -1.5)) < 1e-12);
+    assert_true(fabs(tf_lr(&c, 512, 4000) - pow(512, -0.5) / sqrt(4000)) < 1e-12);
+    assert_true(fabs(tf_lr(&c, 512, 16000) - pow(512, -0.5) / sqrt(16000)) < 1e-12);
+    assert_true(tf_lr(&c, 512, 3999) < tf_lr(&c, 512, 4000) && tf_lr(&c, 512, 4001) < tf_lr(&c, 512, 4000));
+}
+
+// Dropout: about P_drop of the mask entries are zero, the rest 1/(1−P), and
+// the same seed gives the same loss; the loss differs from the loss without it.
+static void test_dropout_deterministic(void **s) {
+    (void)s;
+    double l[3];
+    for (int run = 0; run < 3; run++) {
+        tf_model m;
+        tiny(&m, 0, 0, 0);
+        tf_train_cfg cfg;
+        tf_train_defaults(&cfg);
+        tf_trainer t;
+        tf_err e;
+        assert_int_equal(tf_trainer_init(&t, &m, &cfg, &e), 0);
+        assert_int_equal(tf_train_grad(&t, batch, 3, run < 2, &l[run], NULL, &e), 0);
+        tf_trainer_free(&t);
+        tf_model_free(&m);
+    }
+    assert_true(l[0] == l[1]);
+    assert_true(fabs(l[0] - l[2]) > 1e-4);
+}
+
+// Training steps on one batch make its loss fall, the same way with one or
+// two threads (the first loss identical, then up to rounding).
+static void test_steps_reduce_loss(void **s) {
+    (void)s;
+    double first[2], last[2];
+    for (int th = 1; th <= 2; th++) {
+        tf_model m;
+        tiny(&m, 0, 0, 0);
+        tf_train_cfg cfg;
+        tf_train_defaults(&cfg);
+        cfg.warmup = 10;
+        cfg.dropout = 0.0f;
+        cfg.threads = th;
+        tf_trainer t;
+        tf_err e;
+        assert_int_equal(tf_trainer_init(&t, &m, &cfg, &e), 0);
+        for (int i = 0; i < 60; i++) {
+            double l;
+            assert_int_equal(tf_train_grad(&t, batch, 3, 1, &l, NULL, &e), 0);
+            if (i == 0) first[th - 1] = l;
+            last[th - 1] = l;
+            tf_adam_step(&t);
+        }
+        tf_trainer_free(&t);
+        tf_model_free(&m);
+    }
+    assert_true(last[0] < 0.5 * first[0]);
+    assert_true(fabs(first[0] - first[1]) < 1e-6);
+    assert_true(last[1] < 0.5 * first[1]);
+}
+
+static void test_bad_batch(void **s) {
+    (void)s;
+    tf_model m;
+    tiny(&m, 0, 0, 0);
+    tf_train_cfg cfg;
+    tf_train_defaults(&cfg);
+    tf_trainer t;
+    tf_err e;
+    assert_int_equal(tf_trainer_init(&t, &m, &cfg, &e), 0);
+    int bad_src[] = {4, 99}, long_t[13] = {0};
+    tf_example x[] = {{bad_src, 2, T1i, 4, T1o}, {S1, 4, long_t, 13, long_t}};
+    double l;
+    assert_int_equal(tf_train_grad(&t, x, 1, 0, &l, NULL, &e), -1);
+    assert_non_null(strstr(e.msg, "outside the vocabulary"));
+    assert_int_equal(tf_train_grad(&t, x + 1, 1, 0, &l, NULL, &e), -1);
+    assert_non_null(strstr(e.msg, "1 to 12"));
+    tf_trainer_free(&t);
+    tf_model_free(&m);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gradcheck_tied),
+        cmocka_unit_test(test_gradcheck_final_norms_generator),
+        cmocka_unit_test(test_gradcheck_shared_vocab),
+        cmocka_unit_test(test_loss_matches_forward),
+        cmocka_unit_test(test_schedule),
+        cmocka_unit_test(test_dropout_deterministic),
+        cmocka_unit_test(test_steps_reduce_loss),
+        cmocka_unit_test(test_bad_batch),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
