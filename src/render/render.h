@@ -155,4 +155,10 @@ int render_arith_lines(const tf_trace *t, const tf_model *m, int stage, int row,
 void render_arithmetic(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, const render_opts *o,
                        double w, double h);
 
+// ---------------------------------------------------------------- training (plot.c)
+// The loss of each step (n), and optionally the held-out exact match (0–1) at
+// some steps (n_acc dots on a right-hand axis).
+void render_loss_curve(cairo_t *cr, const float *loss, int n, const float *acc, const int *acc_step, int n_acc,
+                       const render_opts *o, double w, double h);
+
 #endif

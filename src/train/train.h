@@ -12,6 +12,7 @@
 #define TF_TRAIN_H
 
 #include "../model/tf.h"
+#include "corpus.h"
 
 // One sentence pair as token ids.
 typedef struct {
@@ -57,6 +58,43 @@ int tf_train_grad(tf_trainer *t, const tf_example *batch, int n, int dropout_on,
                   tf_err *e);
 // One Adam update with the gradient in t->grad: step++, lr = tf_lr(step).
 void tf_adam_step(tf_trainer *t);
+
+// ---------------------------------------------------------------- data (data.c)
+// A corpus as token ids for one model.
+typedef struct {
+    int n;
+    tf_example *ex;   // (n) pointing into ids
+    int *ids;
+    long n_tokens;    // target tokens, <eos> included
+} tf_dataset;
+
+// Tokenizes every pair with the model's vocabularies (<eos> appended to the
+// source if the model does so). A word the vocabulary lacks, or a pair longer
+// than max_len, is an error: *bad_pair gets its 0-based index.
+int tf_dataset_build(tf_dataset *d, const tf_corpus *c, const tf_model *m, int *bad_pair, tf_err *e);
+void tf_dataset_free(tf_dataset *d);
+
+// Batching by length (§5.1): pairs sorted by length (equal lengths in a
+// seeded order) and cut into batches of about batch_tokens target tokens.
+typedef struct {
+    int n;             // batches
+    int *start, *len;  // (n) ranges of order
+    int *order;        // example indices, by length
+    int max_len;       // pairs in the largest batch
+} tf_batches;
+int tf_batches_make(tf_batches *b, const tf_dataset *d, int batch_tokens, uint64_t seed, tf_err *e);
+void tf_batches_free(tf_batches *b);
+// The batch of a step (0-based): every epoch visits each batch once, in an
+// order drawn from seed and the epoch, so a resumed run sees what an
+// uninterrupted one would. Copies the pairs into out; returns their number.
+int tf_batches_get(const tf_batches *b, const tf_dataset *d, long step, uint64_t seed, tf_example *out);
+
+// Greedy decoding of ex.src for each pair; the pair counts as right when
+// the output (up to <eos>) equals ex.out exactly. Returns the number right.
+int tf_eval_exact(const tf_model *m, const tf_dataset *d, int threads, tf_err *e);
+// Greedy decoding of src (S ids) into out (at most max ids, <eos> not
+// included); a is a workspace of max_len tokens. Returns the length.
+int tf_greedy(tf_acts *a, const tf_model *m, const int *src, int S, int *out, int max);
 
 // ---------------------------------------------------------------- pieces (backward.c)
 // Label-smoothed cross-entropy of one sentence from logits (T,V): returns the

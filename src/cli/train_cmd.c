@@ -1,0 +1,487 @@
+// train_cmd.c — `tviz train` (a small translator, trained as §5 of the paper
+// does it) and `tviz translate` (greedy decoding, one sentence per line).
+#include "cli.h"
+#include "../train/train.h"
+
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *train_help =
+    "Usage: tviz train -o MODEL [options]\n"
+    "Trains an encoder-decoder from scratch on an English→Persian corpus, as §5 of\n"
+    "the paper does it: Adam (β1 0.9, β2 0.98, ε 1e-9), the warm-up learning-rate\n"
+    "schedule, label smoothing 0.1, residual dropout, batches of similar length.\n"
+    "\n"
+    "Data:\n"
+    "  --corpus FILE        sentence pairs, one per line: source<TAB>target (see tviz corpus);\n"
+    "                       default: the built-in English→Persian corpus\n"
+    "  --heldout FILE       pairs to measure exact-match accuracy on (default: the built-in held-out set)\n"
+    "  --corpus-seed N      the built-in corpus's sample (default 1)\n"
+    "Model (new runs):\n"
+    "  --d-model N (64)  --heads N (4)  --layers N (2 encoder + 2 decoder)  --d-ff N (256)\n"
+    "Training:\n"
+    "  --steps N            Adam steps in all (default 2000)\n"
+    "  --batch-tokens N     target tokens per batch (default 512)\n"
+    "  --warmup N           warm-up steps of the schedule (default 400)\n"
+    "  --lr-scale X         multiplies the schedule (default 1)\n"
+    "  --dropout P          P_drop (default 0.1)  --label-smoothing E (default 0.1)\n"
+    "  --seed N             batch order and dropout (default 1); one thread repeats a run exactly\n"
+    "  --threads N          sentences of a batch in parallel (default: the cores)\n"
+    "Output:\n"
+    "  -o FILE              the trained model (safetensors, readable by every tviz command)\n"
+    "  --save-every N       a snapshot every N steps (default 250; 0: none)\n"
+    "  --snapshots DIR      where snapshots go (default: MODEL's name + .snapshots)\n"
+    "  --loss-png FILE      the loss curve (default: MODEL's name + .loss.png)\n"
+    "  --eval-every N       held-out accuracy every N steps (default 500; 0: only at the end)\n"
+    "  --resume SNAPSHOT    continue a run from a snapshot (its .state file beside it)\n"
+    "Ctrl+C saves a snapshot and stops; --resume continues from it.\n";
+
+typedef struct {
+    const char *corpus, *heldout, *out, *snapdir, *loss_png, *resume;
+    long steps, save_every, eval_every, batch_tokens, corpus_seed;
+    int d_model, heads, layers, d_ff;
+    tf_train_cfg cfg;
+} train_opts;
+
+static volatile sig_atomic_t interrupted;
+static void on_sigint(int sig) { (void)sig; interrupted = 1; }
+
+static int parse_long(const char *opt, const char *s, long lo, long hi, long *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi)
+        return cli_error(opt, "\"%s\" is not a whole number from %ld to %ld", s, lo, hi);
+    *out = v;
+    return 0;
+}
+
+static int parse_float(const char *opt, const char *s, double lo, double hi, float *out) {
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= lo && v <= hi)) return cli_error(opt, "\"%s\" is not a number from %g to %g", s, lo, hi);
+    *out = (float)v;
+    return 0;
+}
+
+// ---------------------------------------------------------------- training state beside a snapshot
+// FILE.state: "TVIZSTAT", version, the step, the Adam moments, the loss of
+// every step so far and the held-out accuracies, so that --resume continues
+// exactly where the run stopped.
+typedef struct {
+    long step;
+    uint64_t seed, corpus_seed;
+    long batch_tokens;
+    int warmup;
+    float lr_scale, dropout, smoothing;
+    long n_loss, n_acc;
+} state_head;
+
+typedef struct {
+    float *loss; long n_loss, cap_loss;
+    float *acc; int *acc_step; long n_acc;
+} history;
+
+static void history_push(history *h, float l) {
+    if (h->n_loss == h->cap_loss) {
+        long cap = h->cap_loss ? 2 * h->cap_loss : 1024;
+        float *p = realloc(h->loss, sizeof(float) * (size_t)cap);
+        if (!p) return;
+        h->loss = p;
+        h->cap_loss = cap;
+    }
+    h->loss[h->n_loss++] = l;
+}
+
+static void history_acc(history *h, long step, float a) {
+    float *p = realloc(h->acc, sizeof(float) * (size_t)(h->n_acc + 1));
+    if (p) h->acc = p;
+    int *q = realloc(h->acc_step, sizeof(int) * (size_t)(h->n_acc + 1));
+    if (q) h->acc_step = q;
+    if (!p || !q) return;
+    h->acc[h->n_acc] = a;
+    h->acc_step[h->n_acc++] = (int)step;
+}
+
+static int state_save(const char *path, const tf_trainer *t, const train_opts *o, const history *h) {
+    size_t np = t->m->n_params;
+    state_head hd = {t->step, t->cfg.seed, (uint64_t)o->corpus_seed, o->batch_tokens, t->cfg.warmup, t->cfg.lr_scale,
+                     t->cfg.dropout, t->cfg.label_smoothing, h->n_loss, h->n_acc};
+    cli_membuf b = {0};
+    cli_membuf_append(&b, "TVIZSTAT\1\0\0\0", 12);
+    cli_membuf_append(&b, &np, sizeof np);
+    cli_membuf_append(&b, &hd, sizeof hd);
+    cli_membuf_append(&b, t->adam_m, sizeof(float) * np);
+    cli_membuf_append(&b, t->adam_v, sizeof(float) * np);
+    cli_membuf_append(&b, h->loss, sizeof(float) * (size_t)h->n_loss);
+    cli_membuf_append(&b, h->acc, sizeof(float) * (size_t)h->n_acc);
+    cli_membuf_append(&b, h->acc_step, sizeof(int) * (size_t)h->n_acc);
+    int rc = b.failed ? cli_error(path, "out of memory") : cli_write_file(path, (const char *)b.p, b.n);
+    free(b.p);
+    return rc;
+}
+
+static int state_load(const char *path, tf_trainer *t, train_opts *o, history *h) {
+    size_t n;
+    FILE *f = fopen(path, "rb");
+    if (!f) return cli_error(path, "cannot read the training state (%s); --resume needs the .state file written beside the snapshot", strerror(errno));
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *p = len > 0 ? malloc((size_t)len) : NULL;
+    n = p ? fread(p, 1, (size_t)len, f) : 0;
+    fclose(f);
+    state_head hd;
+    size_t np, need = 12 + sizeof np + sizeof hd;
+    int rc = 1;
+    if (!p || n != (size_t)len || n < need || memcmp(p, "TVIZSTAT\1\0\0\0", 12)) {
+        cli_error(path, "is not a tviz training state (or is cut short); resume from a snapshot tviz train wrote");
+        goto done;
+    }
+    memcpy(&np, p + 12, sizeof np);
+    memcpy(&hd, p + 12 + sizeof np, sizeof hd);
+    if (np != t->m->n_params) { cli_error(path, "belongs to a model with %zu parameters, not %zu; give the snapshot it was saved with", np, t->m->n_params); goto done; }
+    if (hd.n_loss < 0 || hd.n_acc < 0 || hd.n_loss > 100000000 || hd.n_acc > 1000000 ||
+        n != need + sizeof(float) * (2 * np + (size_t)hd.n_loss + (size_t)hd.n_acc) + sizeof(int) * (size_t)hd.n_acc) {
+        cli_error(path, "has the wrong size for its contents; the file is damaged");
+        goto done;
+    }
+    const unsigned char *q = p + need;
+    memcpy(t->adam_m, q, sizeof(float) * np); q += sizeof(float) * np;
+    memcpy(t->adam_v, q, sizeof(float) * np); q += sizeof(float) * np;
+    for (long i = 0; i < hd.n_loss; i++, q += sizeof(float)) { float l; memcpy(&l, q, sizeof l); history_push(h, l); }
+    const unsigned char *qs = q + sizeof(float) * (size_t)hd.n_acc;
+    for (long i = 0; i < hd.n_acc; i++) {
+        float a; int s;
+        memcpy(&a, q + sizeof(float) * (size_t)i, sizeof a);
+        memcpy(&s, qs + sizeof(int) * (size_t)i, sizeof s);
+        history_acc(h, s, a);
+    }
+    t->step = (int)hd.step;
+    t->cfg.seed = hd.seed;
+    t->cfg.warmup = hd.warmup;
+    t->cfg.lr_scale = hd.lr_scale;
+    t->cfg.dropout = hd.dropout;
+    t->cfg.label_smoothing = hd.smoothing;
+    o->corpus_seed = (long)hd.corpus_seed;
+    o->batch_tokens = hd.batch_tokens;
+    rc = 0;
+done:
+    free(p);
+    return rc;
+}
+
+// ---------------------------------------------------------------- pieces of a run
+static int write_loss_png(const char *path, const history *h) {
+    double w = 960, hh = 480, scale = 1.5;
+    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)(w * scale), (int)(hh * scale));
+    cairo_t *cr = cairo_create(sf);
+    cairo_scale(cr, scale, scale);
+    render_opts o;
+    render_opts_default(&o);
+    render_loss_curve(cr, h->loss, (int)h->n_loss, h->acc, h->acc_step, (int)h->n_acc, &o, w, hh);
+    cairo_destroy(cr);
+    unsigned char *png = NULL;
+    size_t n = 0;
+    int rc = cli_png_surface(sf, &png, &n) ? cli_error(path, "could not encode the loss curve") : cli_write_file(path, (char *)png, n);
+    free(png);
+    cairo_surface_destroy(sf);
+    return rc;
+}
+
+static int load_corpus(tf_corpus *c, const char *path) {
+    int line = 0;
+    tf_err e;
+    if (tf_corpus_read(c, path, &line, &e)) {
+        if (line > 0) {
+            char where[4200];
+            snprintf(where, sizeof where, "%s:%d", path, line);
+            return cli_error(where, "%s", e.msg);
+        }
+        return cli_error(path, "%s", e.msg);
+    }
+    return 0;
+}
+
+static int build_dataset(tf_dataset *d, const tf_corpus *c, const tf_model *m, const char *what) {
+    int bad = -1;
+    tf_err e;
+    if (!tf_dataset_build(d, c, m, &bad, &e)) return 0;
+    if (bad < 0) return cli_error(what, "%s", e.msg);
+    return cli_error(what, "pair %d (\"%.60s\"): %s; a snapshot only continues on the corpus it was trained on (or train without --resume)",
+                     bad + 1, c->p[bad].src, e.msg);
+}
+
+static void fmt_time(char *buf, size_t n, double s) {
+    if (s < 0 || !isfinite(s)) snprintf(buf, n, "?");
+    else if (s < 60) snprintf(buf, n, "%.0fs", s);
+    else if (s < 3600) snprintf(buf, n, "%dm%02ds", (int)s / 60, (int)s % 60);
+    else snprintf(buf, n, "%dh%02dm", (int)s / 3600, (int)s / 60 % 60);
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void progress(long step, long steps, double loss, double tok_s, double eta, int tty) {
+    char bar[41], t[32];
+    int filled = (int)(40.0 * step / steps);
+    for (int i = 0; i < 40; i++) bar[i] = i < filled ? '#' : '-';
+    bar[40] = 0;
+    fmt_time(t, sizeof t, eta);
+    fprintf(stderr, "%sstep %6ld/%ld [%s] loss %.3f  %.1fk tok/s  ETA %s%s", tty ? "\r" : "", step, steps, bar, loss,
+            tok_s / 1000, t, tty ? "   " : "\n");
+}
+
+// ---------------------------------------------------------------- tviz train
+static int opt_num(int argc, char **argv, int *i, const char *name, long lo, long hi, long *out, int *rc) {
+    const char *v;
+    int k = cli_opt(argc, argv, i, name, NULL, &v);
+    if (k < 0) { *rc = 1; return 1; }
+    if (k && parse_long(name, v, lo, hi, out)) *rc = 1;
+    return k;
+}
+
+static int parse_train(train_opts *o, int argc, char **argv) {
+    memset(o, 0, sizeof *o);
+    tf_train_defaults(&o->cfg);
+    o->cfg.warmup = 400;
+    o->cfg.threads = omp_get_num_procs();
+    o->steps = 2000; o->save_every = 250; o->eval_every = 500; o->batch_tokens = 512; o->corpus_seed = 1;
+    o->d_model = 64; o->heads = 4; o->layers = 2; o->d_ff = 256;
+    for (int i = 1; i < argc; i++) {
+        int rc = 0, k;
+        long v = 0;
+        const char *s;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(train_help, stdout); return 2; }
+#define STR(name, alias, field) if ((k = cli_opt(argc, argv, &i, name, alias, &o->field))) { if (k < 0) return 1; continue; }
+        STR("--corpus", NULL, corpus) STR("--heldout", NULL, heldout) STR("--output", "-o", out)
+        STR("--snapshots", NULL, snapdir) STR("--loss-png", NULL, loss_png) STR("--resume", NULL, resume)
+#undef STR
+#define NUM(name, lo, hi, field) if (opt_num(argc, argv, &i, name, lo, hi, &v, &rc)) { if (rc) return 1; o->field = v; continue; }
+        NUM("--steps", 1, 10000000, steps) NUM("--save-every", 0, 10000000, save_every)
+        NUM("--eval-every", 0, 10000000, eval_every) NUM("--batch-tokens", 16, 1000000, batch_tokens)
+        NUM("--corpus-seed", 0, 1000000000, corpus_seed) NUM("--d-model", 2, 1024, d_model) NUM("--heads", 1, 64, heads)
+        NUM("--layers", 1, 12, layers) NUM("--d-ff", 1, 8192, d_ff) NUM("--warmup", 1, 10000000, cfg.warmup)
+        NUM("--threads", 1, 256, cfg.threads) NUM("--seed", 0, 1000000000, cfg.seed)
+#undef NUM
+#define FLT(name, lo, hi, field) if ((k = cli_opt(argc, argv, &i, name, NULL, &s))) { if (k < 0 || parse_float(name, s, lo, hi, &o->field)) return 1; continue; }
+        FLT("--lr-scale", 1e-6, 1e6, cfg.lr_scale) FLT("--dropout", 0, 0.9, cfg.dropout)
+        FLT("--label-smoothing", 0, 0.9, cfg.label_smoothing)
+#undef FLT
+        return cli_error(argv[i], "unknown option for 'train'; see tviz train --help");
+    }
+    if (!o->out) return cli_error("train", "needs -o FILE, where to write the trained model");
+    if (o->heldout && !o->corpus) return cli_error("--heldout", "needs --corpus too (without --corpus the built-in held-out set is used)");
+    if (o->d_model % o->heads) return cli_error("--heads", "%d does not divide --d-model %d", o->heads, o->d_model);
+    return 0;
+}
+
+// "dir/name.safetensors" + suffix -> "dir/name" + suffix
+static void beside(char *buf, size_t n, const char *path, const char *suffix) {
+    size_t l = strlen(path);
+    const char *ext = ".safetensors";
+    size_t el = strlen(ext);
+    if (l > el && !strcmp(path + l - el, ext)) l -= el;
+    snprintf(buf, n, "%.*s%s", (int)l, path, suffix);
+}
+
+static int snapshot(const char *dir, const tf_trainer *t, const train_opts *o, const history *h, char *path, size_t n) {
+    if (mkdir(dir, 0777) && errno != EEXIST) return cli_error(dir, "cannot make the snapshot folder (%s)", strerror(errno));
+    char st[4200];
+    tf_err e;
+    snprintf(path, n, "%s/step-%06d.safetensors", dir, t->step);
+    beside(st, sizeof st, path, ".state");
+    if (tf_model_save(t->m, path, &e)) return cli_error(path, "%s", e.msg);
+    return state_save(st, t, o, h);
+}
+
+static int new_model(tf_model *m, const train_opts *o, const tf_corpus *c) {
+    tf_config cfg = {0};
+    cfg.C = o->d_model; cfg.H = o->heads; cfg.F = o->d_ff; cfg.L_enc = cfg.L_dec = o->layers;
+    cfg.eps = 1e-5f; cfg.embed_scale_is_sqrt = 1; cfg.src_append_eos = 1;
+    cfg.max_len = 24; cfg.max_len_set = 1;
+    char *sv = tf_corpus_vocab(c, 0), *tv = tf_corpus_vocab(c, 1);
+    tf_err e;
+    int rc = !sv || !tv ? cli_error("train", "out of memory") : 0;
+    if (!rc && tf_model_init(m, &cfg, sv, tv, o->cfg.seed, &e)) rc = cli_error("train", "%s", e.msg);
+    free(sv);
+    free(tv);
+    return rc;
+}
+
+int cmd_train(int argc, char **argv) {
+    train_opts o;
+    int rc = parse_train(&o, argc, argv);
+    if (rc) return rc == 2 ? 0 : rc;
+    char snapdir[4200], loss_png[4200], path[4300];
+    if (o.snapdir) snprintf(snapdir, sizeof snapdir, "%s", o.snapdir);
+    else beside(snapdir, sizeof snapdir, o.out, ".snapshots");
+    if (o.loss_png) snprintf(loss_png, sizeof loss_png, "%s", o.loss_png);
+    else beside(loss_png, sizeof loss_png, o.out, ".loss.png");
+
+    tf_model loaded = {0}, m = {0};
+    tf_trainer t = {0};
+    tf_corpus train = {0}, held = {0};
+    tf_dataset dtrain = {0}, dheld = {0};
+    tf_batches bt = {0};
+    history h = {0};
+    tf_example *batch = NULL;
+    tf_err e;
+    rc = 1;
+    if (o.resume) {
+        if (tf_model_load(&loaded, o.resume, &e)) { cli_error(o.resume, "%s", e.msg); goto done; }
+        if (tf_model_clone(&m, &loaded, &e)) { cli_error(o.resume, "%s", e.msg); goto done; }
+        tf_model_free(&loaded);
+        if (tf_trainer_init(&t, &m, &o.cfg, &e)) { cli_error("train", "%s", e.msg); goto done; }
+        beside(path, sizeof path, o.resume, ".state");
+        if (state_load(path, &t, &o, &h)) goto done;
+        if (t.step >= o.steps) { cli_error("--steps", "the snapshot is already at step %d; give a larger --steps to go on", t.step); goto done; }
+    }
+    // the corpus
+    if (o.corpus) {
+        if (load_corpus(&train, o.corpus) || (o.heldout && load_corpus(&held, o.heldout))) goto done;
+    } else if (tf_corpus_generate(&train, &held, (uint64_t)o.corpus_seed, &e)) { cli_error("train", "%s", e.msg); goto done; }
+    if (!o.resume) {
+        if (new_model(&m, &o, &train) || tf_trainer_init(&t, &m, &o.cfg, &e)) {
+            if (m.owned && !t.m) cli_error("train", "%s", e.msg);
+            goto done;
+        }
+    }
+    const char *cname = o.corpus ? o.corpus : "the built-in corpus", *hname = o.heldout ? o.heldout : "the built-in held-out set";
+    if (build_dataset(&dtrain, &train, &m, cname) || (held.n && build_dataset(&dheld, &held, &m, hname))) goto done;
+    if (tf_batches_make(&bt, &dtrain, (int)o.batch_tokens, t.cfg.seed, &e)) { cli_error(cname, "%s", e.msg); goto done; }
+    batch = malloc(sizeof *batch * (size_t)bt.max_len);
+    if (!batch) { cli_error("train", "out of memory"); goto done; }
+    fprintf(stderr, "tviz: training %zu parameters (d_model %d, %d heads, %d+%d layers, d_ff %d) on %d pairs "
+                    "(%d batches of about %ld target tokens), %d held out; %d thread%s\n",
+            m.n_params, m.cfg.C, m.cfg.H, m.cfg.L_enc, m.cfg.L_dec, m.cfg.F, dtrain.n, bt.n, o.batch_tokens, dheld.n,
+            t.n_ws, t.n_ws == 1 ? "" : "s");
+    if (o.resume) fprintf(stderr, "tviz: resuming at step %d of %ld\n", t.step, o.steps);
+
+    interrupted = 0;
+    struct sigaction sa = {0}, old_int, old_term;
+    sa.sa_handler = on_sigint;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    int tty = isatty(2);
+    double t0 = now(), last_print = 0, tok = 0, ema = -1;
+    long first = t.step;
+    while (t.step < o.steps && !interrupted) {
+        int n = tf_batches_get(&bt, &dtrain, t.step, t.cfg.seed, batch);
+        double loss;
+        int ntok;
+        if (tf_train_grad(&t, batch, n, 1, &loss, &ntok, &e)) { cli_error(cname, "%s", e.msg); goto restore; }
+        for (int i = 0; i < n; i++) tok += batch[i].S + batch[i].T;
+        tf_adam_step(&t);
+        history_push(&h, (float)loss);
+        ema = ema < 0 ? loss : 0.98 * ema + 0.02 * loss;
+        double el = now() - t0;
+        if (el - last_print > (tty ? 0.2 : 10.0) || t.step == o.steps) {
+            double per = el / (double)(t.step - first);
+            progress(t.step, o.steps, ema, tok / el, per * (double)(o.steps - t.step), tty);
+            last_print = el;
+        }
+        int last = t.step == o.steps;
+        if (dheld.n && ((o.eval_every && t.step % o.eval_every == 0) || last)) {
+            int right = tf_eval_exact(&m, &dheld, t.n_ws, &e);
+            if (right < 0) { cli_error("train", "%s", e.msg); goto restore; }
+            history_acc(&h, t.step, (float)right / (float)dheld.n);
+            fprintf(stderr, "%sheld-out exact match at step %d: %d of %d (%.1f%%)\n", tty ? "\n" : "", t.step, right,
+                    dheld.n, 100.0 * right / dheld.n);
+        }
+        if (o.save_every && (t.step % o.save_every == 0 || last) && snapshot(snapdir, &t, &o, &h, path, sizeof path))
+            goto restore;
+    }
+    if (tty) fputc('\n', stderr);
+    if (interrupted) {
+        if (!snapshot(snapdir, &t, &o, &h, path, sizeof path))
+            fprintf(stderr, "tviz: interrupted at step %d; continue with: tviz train -o %s --resume %s%s%s --steps %ld\n",
+                    t.step, o.out, path, o.corpus ? " --corpus " : "", o.corpus ? o.corpus : "", o.steps);
+        rc = 130;
+        goto restore;
+    }
+    if (write_loss_png(loss_png, &h)) goto restore;
+    if (tf_model_save(&m, o.out, &e)) { cli_error(o.out, "%s", e.msg); goto restore; }
+    fprintf(stderr, "tviz: wrote %s (%zu parameters, %d steps in %.0f s) and the loss curve %s\n", o.out, m.n_params,
+            t.step, now() - t0, loss_png);
+    rc = 0;
+restore:
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+done:
+    free(batch);
+    free(h.loss);
+    free(h.acc);
+    free(h.acc_step);
+    tf_batches_free(&bt);
+    tf_dataset_free(&dtrain);
+    tf_dataset_free(&dheld);
+    tf_corpus_free(&train);
+    tf_corpus_free(&held);
+    tf_trainer_free(&t);
+    tf_model_free(&m);
+    tf_model_free(&loaded);
+    return rc;
+}
+
+// ---------------------------------------------------------------- tviz translate
+static const char *translate_help =
+    "Usage: tviz translate [--model M] [SENTENCE ...]\n"
+    "Prints the greedy translation of each sentence (or of each line of standard\n"
+    "input when none is given). Default model: " CLI_DEFAULT_MODEL ".\n";
+
+static int translate_one(const tf_model *m, const char *src, const char *where) {
+    tf_run r;
+    tf_err e;
+    if (tf_run_greedy(&r, m, src, 0, &e)) return cli_error(where, "%s", e.msg);
+    for (int i = 1; i < r.T; i++) printf("%s%s", i > 1 ? " " : "", r.tgt_words[i]);
+    printf("\n");
+    if (r.n_src_unk) fprintf(stderr, "tviz: %s: %d word%s not in the model's vocabulary, read as <unk>\n", where,
+                             r.n_src_unk, r.n_src_unk == 1 ? " is" : "s are");
+    tf_run_free(&r);
+    return 0;
+}
+
+int cmd_translate(int argc, char **argv) {
+    const char *model = CLI_DEFAULT_MODEL;
+    int first = argc;
+    for (int i = 1; i < argc; i++) {
+        int k;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(translate_help, stdout); return 0; }
+        if ((k = cli_opt(argc, argv, &i, "--model", NULL, &model))) { if (k < 0) return 1; continue; }
+        if (!strcmp(argv[i], "--")) { first = i + 1; break; }
+        if (argv[i][0] == '-' && argv[i][1]) return cli_error(argv[i], "unknown option for 'translate'; see tviz translate --help");
+        first = i;
+        break;
+    }
+    tf_model m;
+    char path[4096];
+    if (cli_load_model(&m, model, path, sizeof path)) return 1;
+    int rc = 0;
+    if (first < argc) {
+        for (int i = first; i < argc; i++) rc |= translate_one(&m, argv[i], "translate");
+    } else {
+        char line[4096], where[64];
+        for (int n = 1; fgets(line, sizeof line, stdin); n++) {
+            line[strcspn(line, "\r\n")] = 0;
+            if (!*line) { printf("\n"); continue; }
+            snprintf(where, sizeof where, "stdin:%d", n);
+            rc |= translate_one(&m, line, where);
+        }
+    }
+    fflush(stdout);
+    tf_model_free(&m);
+    return rc;
+}
