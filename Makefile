@@ -104,8 +104,13 @@ $(B)/bench: tests/bench/bench.c $(OBJ)
 $(B)/base.safetensors: $(B)/tviz
 	./$(B)/tviz model init --preset base --seed 1 -o $@
 
-bench: $(B)/bench $(B)/base.safetensors $(B)/tviz
+$(B)/bench_train: tests/bench/bench_train.c $(OBJ)
+	$(CC) -O2 -g $(WARN) $(DEFS) $(INC) -o $@ $< $(OBJ) $(LDLIBS)
+
+bench: $(B)/bench $(B)/bench_train $(B)/base.safetensors $(B)/tviz
 	./$(B)/bench assets/models/worked-example.safetensors $(B)/base.safetensors ./$(B)/tviz
+	@echo
+	./$(B)/bench_train assets/models/en-fa.safetensors ./$(B)/tviz
 
 # ---------------------------------------------------------------- generated files (committed)
 # The shipped worked example, made by tviz itself.

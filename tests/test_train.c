@@ -205,6 +205,150 @@ static void test_bad_batch(void **s) {
     tf_model_free(&m);
 }
 
+
+// ---------------------------------------------------------------- data
+static tf_pair pairs[] = {
+    {"a b c", "p q", 2, NULL}, {"d", "r s t u", 4, NULL}, {"e f", "v", 1, NULL}, {"g a b c d", "w x p", 3, NULL},
+    {"b", "q", 1, NULL}, {"c d e", "s t", 2, NULL},
+};
+
+static void test_dataset_ids(void **s) {
+    (void)s;
+    tf_model m;
+    tiny(&m, 0, 0, 0);
+    tf_corpus c = {6, 6, pairs};
+    tf_dataset d;
+    tf_err e;
+    int bad = -1;
+    assert_int_equal(tf_dataset_build(&d, &c, &m, &bad, &e), 0);
+    assert_int_equal(d.n, 6);
+    // "a b c" -> 4 5 6 <eos>; "p q" -> <bos> p q / p q <eos>
+    assert_int_equal(d.ex[0].S, 4);
+    int src0[] = {4, 5, 6, 3}, in0[] = {2, 4, 5}, out0[] = {4, 5, 3};
+    assert_memory_equal(d.ex[0].src, src0, sizeof src0);
+    assert_int_equal(d.ex[0].T, 3);
+    assert_memory_equal(d.ex[0].tgt, in0, sizeof in0);
+    assert_memory_equal(d.ex[0].out, out0, sizeof out0);
+    assert_int_equal(d.n_tokens, 3 + 5 + 2 + 4 + 2 + 3);
+    tf_dataset_free(&d);
+    // a word the model does not know names the pair
+    tf_pair odd[] = {{"a", "p", 1, NULL}, {"a zebra", "p", 1, NULL}};
+    tf_corpus c2 = {2, 2, odd};
+    assert_int_equal(tf_dataset_build(&d, &c2, &m, &bad, &e), -1);
+    assert_int_equal(bad, 1);
+    assert_non_null(strstr(e.msg, "\"zebra\" is not in the model's source vocabulary"));
+    // longer than max_len (12)
+    tf_pair lng[] = {{"a b c d e f g a b c d e f", "p", 1, NULL}};
+    tf_corpus c3 = {1, 1, lng};
+    assert_int_equal(tf_dataset_build(&d, &c3, &m, &bad, &e), -1);
+    assert_non_null(strstr(e.msg, "max_len"));
+    tf_model_free(&m);
+}
+
+// Every pair once per epoch; batches within the token budget; pairs in a
+// batch of similar length; the order depends on the seed and the epoch only.
+static void test_batches(void **s) {
+    (void)s;
+    tf_model m;
+    tiny(&m, 0, 0, 0);
+    tf_corpus c = {6, 6, pairs};
+    tf_dataset d;
+    tf_err e;
+    int bad;
+    assert_int_equal(tf_dataset_build(&d, &c, &m, &bad, &e), 0);
+    tf_batches b;
+    assert_int_equal(tf_batches_make(&b, &d, 6, 42, &e), 0);
+    assert_true(b.n >= 3 && b.n <= 6);
+    tf_example out[6];
+    for (int epoch = 0; epoch < 3; epoch++) {
+        int seen[6] = {0};
+        for (int k = 0; k < b.n; k++) {
+            int n = tf_batches_get(&b, &d, (long)epoch * b.n + k, 42, out), tok = 0;
+            for (int i = 0; i < n; i++) {
+                tok += out[i].T;
+                seen[(out[i].src - d.ids) / (3 * m.cfg.max_len)]++;
+            }
+            assert_true(n == 1 || tok <= 6);
+        }
+        for (int i = 0; i < 6; i++) assert_int_equal(seen[i], 1);
+    }
+    // sorted by length: the first pairs of the order are the shortest
+    assert_int_equal(d.ex[b.order[0]].S + d.ex[b.order[0]].T, 2 + 2);
+    // the same step gives the same batch; another seed another order
+    int n1 = tf_batches_get(&b, &d, 7, 42, out);
+    tf_example again[6];
+    assert_int_equal(tf_batches_get(&b, &d, 7, 42, again), n1);
+    assert_memory_equal(out, again, sizeof(tf_example) * (size_t)n1);
+    int differs = 0;
+    for (long st = 0; st < 3 * b.n; st++) {
+        tf_batches_get(&b, &d, st, 42, out);
+        tf_batches_get(&b, &d, st, 43, again);
+        differs += out[0].src != again[0].src;
+    }
+    assert_true(differs > 0);
+    tf_batches_free(&b);
+    tf_dataset_free(&d);
+    tf_model_free(&m);
+}
+
+// A short run on a toy task (each source word maps to one target word) falls
+// in loss, and greedy decoding then gets held-out pairs right.
+static void test_short_run_learns(void **s) {
+    (void)s;
+    static const char *sw[] = {"a", "b", "c", "d", "e", "f", "g"}, *tw[] = {"p", "q", "r", "s", "t", "u", "v"};
+    tf_pair all[200];
+    char buf[200][2][32];
+    int n = 0;
+    for (int i = 0; i < 7; i++)
+        for (int j = 0; j < 7; j++)
+            for (int k = 0; k < 7 && n < 200; k++) {
+                if (i == j || j == k || i == k) continue;
+                snprintf(buf[n][0], 32, "%s %s %s", sw[i], sw[j], sw[k]);
+                snprintf(buf[n][1], 32, "%s %s %s", tw[i], tw[j], tw[k]);
+                all[n] = (tf_pair){buf[n][0], buf[n][1], 3, NULL};
+                n++;
+            }
+    tf_corpus train = {n - 20, n - 20, all}, held = {20, 20, all + n - 20};
+    tf_config cfg = {0};
+    cfg.C = 32; cfg.H = 4; cfg.F = 64; cfg.L_enc = 1; cfg.L_dec = 1;
+    cfg.eps = 1e-5f; cfg.embed_scale_is_sqrt = 1; cfg.src_append_eos = 1; cfg.max_len = 8; cfg.max_len_set = 1;
+    tf_model m;
+    tf_err e;
+    assert_int_equal(tf_model_init(&m, &cfg, "<pad>\n<unk>\n<bos>\n<eos>\na\nb\nc\nd\ne\nf\ng",
+                                   "<pad>\n<unk>\n<bos>\n<eos>\np\nq\nr\ns\nt\nu\nv", 1, &e), 0);
+    tf_dataset dt, dh;
+    int bad;
+    assert_int_equal(tf_dataset_build(&dt, &train, &m, &bad, &e), 0);
+    assert_int_equal(tf_dataset_build(&dh, &held, &m, &bad, &e), 0);
+    tf_batches b;
+    assert_int_equal(tf_batches_make(&b, &dt, 64, 1, &e), 0);
+    tf_train_cfg tc;
+    tf_train_defaults(&tc);
+    tc.warmup = 100;
+    tc.lr_scale = 0.3f;
+    tc.dropout = 0.0f;
+    tf_trainer t;
+    assert_int_equal(tf_trainer_init(&t, &m, &tc, &e), 0);
+    tf_example batch[64];
+    double first = 0, last = 0;
+    assert_true(tf_eval_exact(&m, &dh, 1, &e) < 5);
+    for (long st = 0; st < 400; st++) {
+        int k = tf_batches_get(&b, &dt, st, 1, batch);
+        double l;
+        assert_int_equal(tf_train_grad(&t, batch, k, 1, &l, NULL, &e), 0);
+        tf_adam_step(&t);
+        if (st < 10) first += l / 10;
+        if (st >= 390) last += l / 10;
+    }
+    assert_true(last < 0.2 * first);
+    assert_true(tf_eval_exact(&m, &dh, 2, &e) >= 18);
+    tf_trainer_free(&t);
+    tf_batches_free(&b);
+    tf_dataset_free(&dt);
+    tf_dataset_free(&dh);
+    tf_model_free(&m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gradcheck_tied),
@@ -215,6 +359,9 @@ int main(void) {
         cmocka_unit_test(test_dropout_deterministic),
         cmocka_unit_test(test_steps_reduce_loss),
         cmocka_unit_test(test_bad_batch),
+        cmocka_unit_test(test_dataset_ids),
+        cmocka_unit_test(test_batches),
+        cmocka_unit_test(test_short_run_learns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -130,8 +130,11 @@ static void attention_backward(tf_attn_w *g, float *dxq, float *dxkv, tf_attn_ac
         }
     }
     // q = xq W_Qᵀ + b_Q;  k = xkv W_Kᵀ + b_K;  v = xkv W_Vᵀ + b_V
+    // b_K adds q_i·b_K to every score of row i, which softmax ignores: its
+    // gradient is exactly 0 (summing dK would leave rounding noise that Adam
+    // would turn into steps).
     linear_backward(dxq, g->in_w, g->in_b, d->q, xq, w->in_w, Tq, C, C);
-    linear_backward(dxkv, g->in_w + CC, g->in_b + C, d->k, xkv, w->in_w + CC, Tk, C, C);
+    linear_backward(dxkv, g->in_w + CC, NULL, d->k, xkv, w->in_w + CC, Tk, C, C);
     linear_backward(dxkv, g->in_w + 2 * CC, g->in_b + 2 * C, d->v, xkv, w->in_w + 2 * CC, Tk, C, C);
 }
 
