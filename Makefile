@@ -34,7 +34,7 @@ TESTS     := $(sort $(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 B  := build
 BA := build/asan
 
-.PHONY: all run test test-unit test-asan bench deps fixtures worked-example screenshots clean
+.PHONY: all run test test-unit test-asan bench deps fixtures train-fixtures worked-example screenshots clean
 all: $(B)/tviz
 
 # ---------------------------------------------------------------- dependencies
@@ -131,6 +131,10 @@ fixtures:
 	/usr/bin/python3 tests/ref/make_fixtures.py --model $(WE) --src "$(WE_SRC)" --tgt "$(WE_TGT)" \
 	  --out tests/fixtures/worked-example.forced.trace.json
 	printf 'worked-example\t$(WE)\t$(WE_SRC)\t\nworked-example.forced\t$(WE)\t$(WE_SRC)\t$(WE_TGT)\n' >> tests/fixtures/cases.txt
+
+# Reference training step (gradients, two Adam steps) on a tiny model; checks tviz reads it identically.
+train-fixtures: $(B)/tviz
+	/usr/bin/python3 tests/ref/train_step.py
 
 clean:
 	rm -rf $(B)
