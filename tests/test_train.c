@@ -3,6 +3,8 @@
 #include "testutil.h"
 #include "../src/train/train.h"
 
+#include <cjson/cJSON.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -349,6 +351,95 @@ static void test_short_run_learns(void **s) {
     tf_model_free(&m);
 }
 
+// ---------------------------------------------------------------- against PyTorch
+// tests/fixtures/train/step.json (tests/ref/train_step.py, float64 PyTorch):
+// the loss and every gradient of a 3-pair batch on a tiny 2+2-layer model,
+// then the weights after two Adam steps with the warm-up schedule.
+static cJSON *fixture(void) {
+    char *txt = read_file("tests/fixtures/train/step.json", NULL);
+    assert_non_null(txt);
+    cJSON *j = cJSON_Parse(txt);
+    free(txt);
+    assert_non_null(j);
+    return j;
+}
+
+// Largest |a − b| / (atol + |b|) over a tensor, with b from the fixture.
+static double worst(const float *a, const cJSON *b, size_t n, double atol) {
+    assert_int_equal((size_t)cJSON_GetArraySize(b), n);
+    double w = 0;
+    size_t i = 0;
+    for (const cJSON *x = b->child; x; x = x->next, i++) {
+        double r = fabs(a[i] - x->valuedouble) / (atol + fabs(x->valuedouble));
+        if (r > w) w = r;
+    }
+    return w;
+}
+
+static void test_step_against_pytorch(void **s) {
+    (void)s;
+    cJSON *j = fixture();
+    tf_model loaded, m;
+    tf_err e;
+    assert_int_equal(tf_model_load(&loaded, "tests/fixtures/train/tiny.safetensors", &e), 0);
+    assert_int_equal(tf_model_clone(&m, &loaded, &e), 0);
+    tf_model_free(&loaded);
+    // the batch
+    const cJSON *jb = cJSON_GetObjectItem(j, "batch");
+    int n = cJSON_GetArraySize(jb), ids[3][3][16];
+    tf_example batch[3];
+    assert_int_equal(n, 3);
+    for (int b = 0; b < n; b++) {
+        const char *key[3] = {"src", "tgt_in", "tgt_out"};
+        int len[3];
+        for (int k = 0; k < 3; k++) {
+            const cJSON *a = cJSON_GetObjectItem(cJSON_GetArrayItem(jb, b), key[k]);
+            len[k] = cJSON_GetArraySize(a);
+            for (int i = 0; i < len[k]; i++) ids[b][k][i] = cJSON_GetArrayItem(a, i)->valueint;
+        }
+        batch[b] = (tf_example){ids[b][0], len[0], ids[b][1], len[1], ids[b][2]};
+    }
+    tf_train_cfg cfg;
+    tf_train_defaults(&cfg);
+    cfg.warmup = cJSON_GetObjectItem(j, "warmup")->valueint;
+    cfg.label_smoothing = (float)cJSON_GetObjectItem(j, "label_smoothing")->valuedouble;
+    cfg.dropout = 0.0f;
+    tf_trainer t;
+    assert_int_equal(tf_trainer_init(&t, &m, &cfg, &e), 0);
+    assert_true(fabs(tf_lr(&cfg, m.cfg.C, 1) - cJSON_GetArrayItem(cJSON_GetObjectItem(j, "lr"), 0)->valuedouble) < 1e-12);
+    int nt = tf_model_tensors(&m, NULL);
+    tf_tensor_info *ti = calloc((size_t)nt, sizeof *ti), *tg = calloc((size_t)nt, sizeof *tg);
+    tf_model_tensors(&m, ti);
+    tf_model_tensors(&t.grad, tg);
+    assert_int_equal(nt, cJSON_GetArraySize(cJSON_GetObjectItem(j, "tensors")));
+    const char *grads[2] = {"grad", "grad_step2"};
+    for (int step = 0; step < 2; step++) {
+        double loss;
+        int ntok;
+        assert_int_equal(tf_train_grad(&t, batch, 3, 1, &loss, &ntok, &e), 0);
+        assert_int_equal(ntok, cJSON_GetObjectItem(j, "n_tokens")->valueint);
+        double want = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "loss"), step)->valuedouble;
+        if (fabs(loss - want) > 1e-5 * want) fail_msg("step %d: loss %.9f, PyTorch %.9f", step + 1, loss, want);
+        for (int k = 0; k < nt; k++) {
+            size_t len = (size_t)ti[k].shape[0] * (ti[k].rank == 2 ? ti[k].shape[1] : 1);
+            double w = worst(tg[k].data, cJSON_GetObjectItem(cJSON_GetObjectItem(j, grads[step]), ti[k].name), len, 1e-4);
+            if (w > 1e-3) fail_msg("step %d: gradient of %s off by %.2g (relative)", step + 1, ti[k].name, w);
+        }
+        tf_adam_step(&t);
+        const cJSON *after = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "params_after"), step);
+        for (int k = 0; k < nt; k++) {
+            size_t len = (size_t)ti[k].shape[0] * (ti[k].rank == 2 ? ti[k].shape[1] : 1);
+            double w = worst(ti[k].data, cJSON_GetObjectItem(after, ti[k].name), len, 1e-3);
+            if (w > 1e-3) fail_msg("after step %d: %s off by %.2g (relative)", step + 1, ti[k].name, w);
+        }
+    }
+    free(ti);
+    free(tg);
+    tf_trainer_free(&t);
+    tf_model_free(&m);
+    cJSON_Delete(j);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gradcheck_tied),
@@ -362,6 +453,7 @@ int main(void) {
         cmocka_unit_test(test_dataset_ids),
         cmocka_unit_test(test_batches),
         cmocka_unit_test(test_short_run_learns),
+        cmocka_unit_test(test_step_against_pytorch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
