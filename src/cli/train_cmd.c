@@ -244,6 +244,25 @@ static void progress(long step, long steps, double loss, double tok_s, double et
             tok_s / 1000, t, tty ? "   " : "\n");
 }
 
+// Which cross-attention heads align target words with their source words.
+static void report_alignment(const tf_model *m, const tf_corpus *c, const tf_dataset *d) {
+    int H = m->cfg.H, L = m->cfg.L_dec;
+    double *acc = malloc(sizeof(double) * (size_t)(L * (H + 1) * 2));
+    int words = acc ? tf_align_eval(m, c, d, acc) : -1;
+    if (words > 0) {
+        fprintf(stderr, "tviz: cross-attention alignment on %d held-out target words (argmax of the row that predicts / reads each word):\n", words);
+        for (int l = 0; l < L; l++)
+            for (int h = 0; h <= H; h++) {
+                char name[32];
+                if (h < H) snprintf(name, sizeof name, "head %d", h);
+                else snprintf(name, sizeof name, "mean of heads");
+                fprintf(stderr, "  dec.%d.cross_attn %-13s %5.1f%% predicting  %5.1f%% reading\n", l, name,
+                        100 * acc[(l * (H + 1) + h) * 2], 100 * acc[(l * (H + 1) + h) * 2 + 1]);
+            }
+    }
+    free(acc);
+}
+
 // ---------------------------------------------------------------- tviz train
 static int opt_num(int argc, char **argv, int *i, const char *name, long lo, long hi, long *out, int *rc) {
     const char *v;
@@ -398,8 +417,8 @@ int cmd_train(int argc, char **argv) {
             int right = tf_eval_exact(&m, &dheld, t.n_ws, &e);
             if (right < 0) { cli_error("train", "%s", e.msg); goto restore; }
             history_acc(&h, t.step, (float)right / (float)dheld.n);
-            fprintf(stderr, "%sheld-out exact match at step %d: %d of %d (%.1f%%)\n", tty ? "\n" : "", t.step, right,
-                    dheld.n, 100.0 * right / dheld.n);
+            fprintf(stderr, "%sheld-out exact match at step %d (%.0f s): %d of %d (%.1f%%)\n", tty ? "\n" : "", t.step,
+                    now() - t0, right, dheld.n, 100.0 * right / dheld.n);
         }
         if (o.save_every && (t.step % o.save_every == 0 || last) && snapshot(snapdir, &t, &o, &h, path, sizeof path))
             goto restore;
@@ -412,6 +431,7 @@ int cmd_train(int argc, char **argv) {
         rc = 130;
         goto restore;
     }
+    if (dheld.n) report_alignment(&m, &held, &dheld);
     if (write_loss_png(loss_png, &h)) goto restore;
     if (tf_model_save(&m, o.out, &e)) { cli_error(o.out, "%s", e.msg); goto restore; }
     fprintf(stderr, "tviz: wrote %s (%zu parameters, %d steps in %.0f s) and the loss curve %s\n", o.out, m.n_params,

@@ -166,3 +166,44 @@ int tf_eval_exact(const tf_model *m, const tf_dataset *d, int threads, tf_err *e
     if (failed) return tf_fail(e, "out of memory for evaluation");
     return right;
 }
+
+int tf_align_eval(const tf_model *m, const tf_corpus *c, const tf_dataset *d, double *acc) {
+    const tf_config *cf = &m->cfg;
+    int H = cf->H, n_acc = cf->L_dec * (H + 1) * 2, words = 0;
+    long *hits = calloc((size_t)n_acc, sizeof *hits);
+    tf_acts a;
+    if (!hits || tf_acts_alloc(&a, cf, cf->max_len, cf->max_len, NULL)) { free(hits); return -1; }
+    for (int i = 0; i < d->n && i < c->n; i++) {
+        const tf_pair *p = &c->p[i];
+        const tf_example *x = &d->ex[i];
+        if (!p->align) continue;
+        tf_encode(&a, m, x->src, x->S);
+        tf_decode(&a, m, x->tgt, x->T);
+        for (int w = 0; w < p->n_tgt && w < x->T - 1; w++) {
+            int src_word = p->align[w];
+            if (src_word < 0 || src_word >= x->S) continue;
+            words++;
+            for (int l = 0; l < cf->L_dec; l++)
+                for (int reading = 0; reading < 2; reading++) {
+                    int row = w + reading, best_mean = 0;
+                    float mean_best = -1.0f;
+                    for (int j = 0; j < x->S; j++) {
+                        float sum = 0.0f;
+                        for (int h = 0; h < H; h++) sum += a.dec[l].cross_attn.weights[((size_t)h * x->T + row) * x->S + j];
+                        if (sum > mean_best) { mean_best = sum; best_mean = j; }
+                    }
+                    hits[(l * (H + 1) + H) * 2 + reading] += best_mean == src_word;
+                    for (int h = 0; h < H; h++) {
+                        const float *r = a.dec[l].cross_attn.weights + ((size_t)h * x->T + row) * x->S;
+                        int best = 0;
+                        for (int j = 1; j < x->S; j++) if (r[j] > r[best]) best = j;
+                        hits[(l * (H + 1) + h) * 2 + reading] += best == src_word;
+                    }
+                }
+        }
+    }
+    for (int k = 0; k < n_acc; k++) acc[k] = words ? (double)hits[k] / words : 0.0;
+    free(hits);
+    tf_acts_free(&a);
+    return words;
+}

@@ -92,6 +92,16 @@ int tf_batches_get(const tf_batches *b, const tf_dataset *d, long step, uint64_t
 // Greedy decoding of ex.src for each pair; the pair counts as right when
 // the output (up to <eos>) equals ex.out exactly. Returns the number right.
 int tf_eval_exact(const tf_model *m, const tf_dataset *d, int threads, tf_err *e);
+// How well cross-attention aligns target words with their source words, for
+// pairs whose alignment the corpus gives (c->p[i].align, d built from c).
+// Teacher-forced runs; for each decoder layer l and head h (h = H: the mean
+// of the heads), the share of aligned target words whose row of the
+// cross-attention weights peaks at their source word. Row of word w: w when
+// predicting (the row that outputs it), w + 1 when reading (the row whose
+// input it is). acc has L_dec · (H+1) · 2 entries: [(l·(H+1) + h)·2 + reading].
+// Returns the number of aligned words counted.
+int tf_align_eval(const tf_model *m, const tf_corpus *c, const tf_dataset *d, double *acc);
+
 // Greedy decoding of src (S ids) into out (at most max ids, <eos> not
 // included); a is a workspace of max_len tokens. Returns the length.
 int tf_greedy(tf_acts *a, const tf_model *m, const int *src, int S, int *out, int max);
