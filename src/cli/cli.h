@@ -18,6 +18,7 @@ int cmd_walk(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_lesson(int argc, char **argv);
+int cmd_corpus(int argc, char **argv);
 
 // One line on stderr: "tviz: <where>: <what is wrong; what to do>". Returns 1.
 int cli_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
