@@ -209,6 +209,12 @@ static int generate_all(tf_corpus *all) {
     return 0;
 }
 
+int tf_corpus_generate_all(tf_corpus *all, tf_err *e) {
+    memset(all, 0, sizeof *all);
+    if (generate_all(all)) { tf_corpus_free(all); return tf_fail(e, "out of memory while generating the corpus"); }
+    return 0;
+}
+
 // ---------------------------------------------------------------- split and sample
 static void shuffle(int *a, int n, tf_rng *r) {
     for (int i = n - 1; i > 0; i--) {
@@ -256,7 +262,7 @@ int tf_corpus_generate(tf_corpus *train, tf_corpus *heldout, uint64_t seed, tf_e
     int *tr = NULL, *ho = NULL, n_tr = 0, n_ho = 0, def = -1;
     strset sw = {0}, tw = {0};
     char buf[1024];
-    if (generate_all(&all)) goto oom;
+    if (tf_corpus_generate_all(&all, e)) return -1;
     tr = malloc(sizeof(int) * (size_t)all.n);
     ho = malloc(sizeof(int) * (size_t)all.n);
     if (!tr || !ho) goto oom;
@@ -357,7 +363,7 @@ static int parse_line(tf_corpus *c, char *s, tf_err *e) {
             if (k >= n_tgt) { k++; p = end; continue; } // counted, reported below
             if (v < -1 || v >= n_src) {
                 free(a);
-                return tf_fail(e, "the alignment %ld of target word %d is out of range: the source has %d words (0..%d, or -1 for none)",
+                return tf_fail(e, "the alignment %ld of target word %d is out of range: the source has %d words; use 0..%d, or -1 for none",
                                v, k + 1, n_src, n_src - 1);
             }
             a[k++] = (int)v;

@@ -54,6 +54,10 @@ typedef struct { int n, cap; tf_pair *p; } tf_corpus;
 // heldout's first pair. Pairs are in random order. Returns 0 or -1 (out of memory).
 int tf_corpus_generate(tf_corpus *train, tf_corpus *heldout, uint64_t seed, tf_err *e);
 
+// Every sentence pair the grammar makes (each source sentence once), in a
+// fixed order: what tf_corpus_generate samples from. Returns 0 or -1.
+int tf_corpus_generate_all(tf_corpus *all, tf_err *e);
+
 // TSV: one pair per line: source<TAB>target[<TAB>alignment], alignment =
 // space-separated ints (one per target word, -1 allowed; without the column
 // every entry is -1). Blank lines and lines starting with '#' are skipped; a
