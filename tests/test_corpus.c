@@ -137,6 +137,36 @@ static void held_out_words_known(void **state) {
     }
 }
 
+// A small sample: train must take in the sentences that bring the held-out words.
+static void small_sample_covers_heldout(void **state) {
+    (void)state;
+    tf_corpus tr, ho; tf_err e;
+    assert_int_equal(tf_corpus_generate_n(&tr, &ho, 5, 100, 200, &e), 0);
+    assert_int_equal(ho.n, 200);
+    assert_string_equal(ho.p[0].src, TF_CORPUS_DEFAULT_SRC);
+    assert_true(tr.n > 100 && tr.n < 1000); // more than asked: the covering sentences
+    for (int side = 0; side < 2; side++) {
+        char *v = tf_corpus_vocab(&tr, side);
+        tf_vocab voc;
+        assert_int_equal(tf_vocab_parse(&voc, v, "vocabulary", &e), 0);
+        for (int i = 0; i < ho.n; i++) {
+            char **w;
+            int n = tf_split_words(side ? ho.p[i].tgt : ho.p[i].src, &w, &e);
+            for (int k = 0; k < n; k++) if (tf_vocab_find(&voc, w[k]) < 0) fail_msg("\"%s\" not in the small train", w[k]);
+            tf_words_free(w, n);
+        }
+        for (int i = 0; i < ho.n; i++) assert_null(find(&tr, ho.p[i].src));
+        tf_vocab_free(&voc);
+        free(v);
+    }
+    print_message("small sample: train %d (asked 100), heldout %d\n", tr.n, ho.n);
+    tf_corpus_free(&tr); tf_corpus_free(&ho);
+    assert_int_equal(tf_corpus_generate_n(&tr, &ho, 5, 0, 0, &e), 0);
+    assert_int_equal(ho.n, 1); // the default sentence, and the train sentences its words need
+    assert_true(tr.n >= 1 && tr.n <= 14);
+    tf_corpus_free(&tr); tf_corpus_free(&ho);
+}
+
 static void vocab_case(void **state) {
     (void)state;
     char *v = tf_corpus_vocab(&g_train, 0);
@@ -266,7 +296,7 @@ static void reader_accepts(void **state) {
     (void)state;
     const char *text = "# a comment\n\n  \nI read the book\tمن کتاب را می" ZWNJ "خوانم\t0 3 -1 1\r\n"
                        "hello world\tسلام دنیا\n"          // no alignment: all -1
-                       "a b\tx y\t1  0";                  // no final newline, two spaces
+                       " a  b \tx y\t1  0";               // no final newline, extra spaces
     tf_corpus c; tf_err e; int line;
     if (tf_corpus_parse(&c, text, strlen(text), &line, &e)) fail_msg("line %d: %s", line, e.msg);
     assert_int_equal(c.n, 3);
@@ -276,6 +306,7 @@ static void reader_accepts(void **state) {
     assert_int_equal(c.p[1].n_tgt, 2);
     assert_int_equal(c.p[1].align[0], -1);
     assert_int_equal(c.p[1].align[1], -1);
+    assert_string_equal(c.p[2].src, "a b");
     assert_int_equal(c.p[2].align[0], 1);
     assert_int_equal(c.p[2].align[1], 0);
     tf_corpus_free(&c);
@@ -391,6 +422,7 @@ int main(void) {
         cmocka_unit_test(default_sentence_held_out),
         cmocka_unit_test(split_is_clean),
         cmocka_unit_test(held_out_words_known),
+        cmocka_unit_test(small_sample_covers_heldout),
         cmocka_unit_test(vocab_case),
         cmocka_unit_test(conjugations),
         cmocka_unit_test(verb_final),

@@ -230,7 +230,8 @@ static int add_words(strset *sw, strset *tw, const tf_pair *p) {
     char buf[1024];
     for (int side = 0; side < 2; side++) {
         snprintf(buf, sizeof buf, "%s", text[side]);
-        for (char *w = strtok(buf, " "); w; w = strtok(NULL, " ")) if (strset_add(set[side], w) < 0) return -1;
+        char *save;
+        for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) if (strset_add(set[side], w) < 0) return -1;
     }
     return 0;
 }
@@ -256,6 +257,10 @@ static int has_word(const char *sentence_text, const char *w) {
 }
 
 int tf_corpus_generate(tf_corpus *train, tf_corpus *heldout, uint64_t seed, tf_err *e) {
+    return tf_corpus_generate_n(train, heldout, seed, TF_CORPUS_TRAIN_MAX, TF_CORPUS_HELDOUT_MAX, e);
+}
+
+int tf_corpus_generate_n(tf_corpus *train, tf_corpus *heldout, uint64_t seed, int n_train, int n_heldout, tf_err *e) {
     memset(train, 0, sizeof *train);
     memset(heldout, 0, sizeof *heldout);
     tf_corpus all = {0};
@@ -280,21 +285,20 @@ int tf_corpus_generate(tf_corpus *train, tf_corpus *heldout, uint64_t seed, tf_e
     tf_rng_seed(&r, seed);
     shuffle(tr, n_tr, &r);
     shuffle(ho, n_ho, &r);
-    int take = n_tr < TF_CORPUS_TRAIN_MAX ? n_tr : TF_CORPUS_TRAIN_MAX;
+    int take = n_train < 0 ? 0 : n_tr < n_train ? n_tr : n_train;
     for (int i = 0; i < take; i++)
         if (push_pair(train, all.p[tr[i]].src, all.p[tr[i]].tgt, all.p[tr[i]].align, all.p[tr[i]].n_tgt) ||
             add_words(&sw, &tw, &all.p[tr[i]])) goto oom;
     // Held out: the default sentence first, then new combinations of words train has;
     // a word train lacks is brought in with the first unused train sentence that has it.
-    for (int h = -1; h < n_ho && heldout->n < TF_CORPUS_HELDOUT_MAX; h++) {
+    for (int h = -1; h < n_ho && (h < 0 || heldout->n < n_heldout); h++) {
         const tf_pair *p = &all.p[h < 0 ? def : ho[h]];
         const char *w;
-        int ok = 1;
-        int side_tgt;
-        while (ok && (w = missing_word(&sw, &tw, p, buf, sizeof buf, &side_tgt))) {
+        int ok = 1, side;
+        while ((w = missing_word(&sw, &tw, p, buf, sizeof buf, &side))) {
             int found = -1;
             for (int k = take; k < n_tr && found < 0; k++)
-                if (has_word(side_tgt ? all.p[tr[k]].tgt : all.p[tr[k]].src, w)) found = k;
+                if (has_word(side ? all.p[tr[k]].tgt : all.p[tr[k]].src, w)) found = k;
             if (found < 0) { ok = 0; break; }
             int t = tr[found]; tr[found] = tr[take]; tr[take++] = t; // now used
             const tf_pair *q = &all.p[t];
@@ -322,6 +326,15 @@ static int count_words(const char *s, tf_err *e) {
     int n = tf_split_words(s, &w, e);
     if (n >= 0) tf_words_free(w, n);
     return n;
+}
+
+// Drops spaces at the ends of s and squeezes runs of them to one, in place.
+static void squeeze_spaces(char *s) {
+    char *o = s;
+    for (const char *p = s; *p; p++)
+        if (*p != ' ' || (o > s && o[-1] != ' ')) *o++ = *p;
+    if (o > s && o[-1] == ' ') o--;
+    *o = 0;
 }
 
 // One line (NUL-terminated, no '\n', no final '\r'), already checked for
@@ -374,6 +387,8 @@ static int parse_line(tf_corpus *c, char *s, tf_err *e) {
             return tf_fail(e, "has %d alignment numbers but the target has %d words; give one per target word (-1 for none)", k, n_tgt);
         }
     }
+    squeeze_spaces(s);
+    squeeze_spaces(tgt);
     int rc = push_pair(c, s, tgt, a, n_tgt);
     free(a);
     return rc ? tf_fail(e, "out of memory while reading the corpus") : 0;

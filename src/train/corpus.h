@@ -53,6 +53,10 @@ typedef struct { int n, cap; tf_pair *p; } tf_corpus;
 // default sentence TF_CORPUS_DEFAULT_SRC -> TF_CORPUS_DEFAULT_TGT is always
 // heldout's first pair. Pairs are in random order. Returns 0 or -1 (out of memory).
 int tf_corpus_generate(tf_corpus *train, tf_corpus *heldout, uint64_t seed, tf_err *e);
+// The same with other sizes: about n_train training pairs (a few more when
+// held-out words must be brought into train) and at most n_heldout held-out
+// ones (the default sentence always, even when n_heldout is 0).
+int tf_corpus_generate_n(tf_corpus *train, tf_corpus *heldout, uint64_t seed, int n_train, int n_heldout, tf_err *e);
 
 // Every sentence pair the grammar makes (each source sentence once), in a
 // fixed order: what tf_corpus_generate samples from. Returns 0 or -1.
@@ -61,7 +65,8 @@ int tf_corpus_generate_all(tf_corpus *all, tf_err *e);
 // TSV: one pair per line: source<TAB>target[<TAB>alignment], alignment =
 // space-separated ints (one per target word, -1 allowed; without the column
 // every entry is -1). Blank lines and lines starting with '#' are skipped; a
-// final '\r' is dropped. On error: -1, *line = the 1-based line number (0
+// final '\r' is dropped; spaces at the ends of a sentence are dropped and runs
+// of spaces squeezed to one. On error: -1, *line = the 1-based line number (0
 // when the error is about the whole file: unreadable, too big, no pairs),
 // e->msg says what and what to do; c is left empty.
 int tf_corpus_read(tf_corpus *c, const char *path, int *line, tf_err *e);
