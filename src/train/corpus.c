@@ -182,7 +182,7 @@ static char *join(const char *const *w, int n, char *buf, size_t cap) {
 // Every sentence the grammar makes, each source sentence once (the first
 // made wins: "I read the book" is the present, "I read the book yesterday" the past).
 static int generate_all(tf_corpus *all) {
-    static object objs[256];
+    object objs[256];
     strset seen = {0};
     sentence s;
     char src[512], tgt[1024];
