@@ -187,5 +187,29 @@ printf '\n## out.probs\nOutput.\n' >>"$L/en/a.md"
 expect_error "lesson: a section missing in fa" 'the section "## out.probs" of en/a.md' "$TVIZ" lesson check "$L"
 expect_error "lesson: no such folder" "cannot read the lessons folder" "$TVIZ" lesson check "$T/none"
 
+# ---- corpus: the English→Persian training corpus, and corpus files checked by line
+expect_ok "corpus" "$TVIZ" corpus --seed 3 -o "$T/corpus"
+[ "$(wc -l <"$T/corpus/train.tsv")" -eq 30000 ] || bad "corpus: train.tsv has $(wc -l <"$T/corpus/train.tsv") lines, want 30000"
+head -1 "$T/corpus/heldout.tsv" | grep -qF "$(printf 'I really enjoy learning transformers\tمن واقعاً از یادگیری ترنسفورمرها لذت می\342\200\214برم\t0 1 2 3 4 2 2')" \
+    || bad "corpus: heldout.tsv does not start with the default sentence: $(head -1 "$T/corpus/heldout.tsv")"
+expect_ok "corpus again" "$TVIZ" corpus --seed 3 -o "$T/corpus2"
+cmp -s "$T/corpus/train.tsv" "$T/corpus2/train.tsv" || bad "corpus: the same seed gave another train.tsv"
+expect_ok "corpus check" "$TVIZ" corpus --check "$T/corpus/heldout.tsv"
+grep -q "1500 pairs" "$T/out" || bad "corpus --check: $(cat "$T/out")"
+expect_ok "corpus help" "$TVIZ" corpus --help
+printf 'I read\tمن می\342\200\214خوانم\t0 1\n\n# note\nbad line without a tab\n' >"$T/bad.tsv"
+expect_error "corpus: missing tab" "$T/bad.tsv:4: has no tab" "$TVIZ" corpus --check "$T/bad.tsv"
+printf 'a b\tx y\t0 7\n' >"$T/bad.tsv"
+expect_error "corpus: alignment out of range" "$T/bad.tsv:1: the alignment 7" "$TVIZ" corpus --check "$T/bad.tsv"
+printf '# only a comment\n' >"$T/bad.tsv"
+expect_error "corpus: no pairs" "$T/bad.tsv: has no sentence pairs" "$TVIZ" corpus --check "$T/bad.tsv"
+expect_error "corpus: missing file" "cannot open the corpus" "$TVIZ" corpus --check "$T/none.tsv"
+expect_error "corpus without -o" "needs -o DIR" "$TVIZ" corpus
+expect_error "corpus bad seed" "not a whole number" "$TVIZ" corpus --seed x -o "$T/c3"
+expect_error "corpus onto a file" "is a file, not a folder" "$TVIZ" corpus -o "$T/bad.tsv"
+expect_error "corpus into a missing parent" "cannot create the folder" "$TVIZ" corpus -o "$T/no/such/dir"
+[ ! -e "$T/c3" ] || bad "a failed corpus run left a folder"
+[ -z "$(find "$T/corpus" -name '*.tmp*')" ] || bad "corpus: a temporary file was left behind"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -27,6 +27,8 @@ static const char *usage =
     "  tviz model init --preset base|worked-example [--seed N] -o FILE\n"
     "  tviz model info MODEL      config, tensors and parameter count\n"
     "  tviz lesson check [DIR]    check the lesson files of every language\n"
+    "  tviz corpus [--seed N] -o DIR   write the English→Persian training corpus\n"
+    "  tviz corpus --check FILE   check a corpus file (source<TAB>target[<TAB>alignment])\n"
     "  tviz train -o FILE [options]   train a small English→Persian translator (tviz train --help)\n"
     "  tviz translate [--model M] [SENTENCE ...]   greedy translation, one line each\n"
     "  tviz --help | --version\n"
@@ -119,7 +121,7 @@ int cli_write_file(const char *path, const char *data, size_t len) {
 }
 
 int cli_is_command(const char *a) {
-    static const char *cmds[] = {"trace", "walk", "model", "export", "lesson", "train", "translate", "help", "--help", "-h", "--version", "version"};
+    static const char *cmds[] = {"trace", "walk", "model", "export", "lesson", "corpus", "train", "translate", "help", "--help", "-h", "--version", "version"};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) if (!strcmp(a, cmds[i])) return 1;
     return 0;
 }
@@ -133,7 +135,8 @@ int cli_main(int argc, char **argv) {
     if (!strcmp(cmd, "model")) return cmd_model(argc - 1, argv + 1);
     if (!strcmp(cmd, "export")) return cmd_export(argc - 1, argv + 1);
     if (!strcmp(cmd, "lesson")) return cmd_lesson(argc - 1, argv + 1);
+    if (!strcmp(cmd, "corpus")) return cmd_corpus(argc - 1, argv + 1);
     if (!strcmp(cmd, "train")) return cmd_train(argc - 1, argv + 1);
     if (!strcmp(cmd, "translate")) return cmd_translate(argc - 1, argv + 1);
-    return cli_error(cmd, "unknown command; the commands are trace, walk, export, model, lesson, train and translate (see tviz --help)");
+    return cli_error(cmd, "unknown command; the commands are trace, walk, export, model, lesson, corpus, train and translate (see tviz --help)");
 }

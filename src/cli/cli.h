@@ -18,6 +18,7 @@ int cmd_walk(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_lesson(int argc, char **argv);
+int cmd_corpus(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_translate(int argc, char **argv);
 
