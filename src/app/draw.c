@@ -147,7 +147,7 @@ static double lesson_text(cairo_t *cr, const lesson *l, const lesson_section *se
     render_text_style st = render_style(15 * u, th->fg);
     st.width = tw;
     st.dir = l->rtl ? RENDER_DIR_RTL : RENDER_DIR_LTR;
-    static char buf[9000], plain[9000]; // drawing is single-threaded
+    char buf[9000], plain[9000];
     for (int i = 0; i < sec->n_blocks; i++) {
         const lesson_block *b = &sec->blocks[i];
         if (b->kind == LESSON_ANSWER && !show_answers) continue;
@@ -175,7 +175,7 @@ const char *app_panel_term(const app_state *s, const app_world *wd, const app_la
     cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
     cairo_t *cr = cairo_create(sf);
     const char *key = NULL;
-    static char buf[9000], plain[9000];
+    char buf[9000], plain[9000];
     for (int i = 0; i < lay->n_texts && !key; i++) {
         const app_text_box *tb = &lay->texts[i];
         if (tb->sec >= l->n || tb->blk >= l->sec[tb->sec].n_blocks) continue; // a layout of another lesson
@@ -194,8 +194,8 @@ static void term_tooltip(cairo_t *cr, const app_state *s, const app_world *wd, c
     const char *lang[16], *word[16];
     int n = 0;
     for (int i = 0; i < wd->n_gloss && n < 16; i++) {
-        const char *wd_ = glossary_word(&wd->gloss[i], s->term);
-        if (wd_ && strcmp(wd->gloss[i].lang, s->lang)) { lang[n] = wd->gloss[i].lang; word[n++] = wd_; }
+        const char *gw = glossary_word(&wd->gloss[i], s->term);
+        if (gw && strcmp(wd->gloss[i].lang, s->lang)) { lang[n] = wd->gloss[i].lang; word[n++] = gw; }
     }
     if (!n) return;
     int rtl = lesson_is_rtl(s->lang);
@@ -246,7 +246,9 @@ static double text_panel(cairo_t *cr, const app_state *s, const app_world *wd, c
     ui.dir = rtl ? RENDER_DIR_RTL : RENDER_DIR_LTR;
     math.dir = RENDER_DIR_LTR;
     math.align = rtl ? RENDER_ALIGN_RIGHT : RENDER_ALIGN_LEFT;
-    snprintf(buf, sizeof buf, _("Stage %d of %d · %s"), s->stage + 1, t->n, st->id);
+    char id[100];
+    snprintf(id, sizeof id, "\u2068%s\u2069", st->id); // isolated: the id keeps its order in a right-to-left line
+    snprintf(buf, sizeof buf, _("Stage %d of %d · %s"), s->stage + 1, t->n, id);
     y += render_text(cr, buf, x, y, &ui) + 6 * u;
     render_stage_title(t, s->stage, buf, sizeof buf);
     render_text_style title = math;
@@ -354,6 +356,7 @@ static void help_overlay(cairo_t *cr, const render_theme *th, double w, double h
         {"?  F1  Esc", N_("this help / close it")},              {"Ctrl+Q", N_("quit")},
     };
     int n = (int)(sizeof lines / sizeof *lines);
+    u = fmin(u, h * 0.96 / ((70 + n * 30) * 1.0)); // presentation type on a short window: the whole list still fits
     cairo_set_source_rgba(cr, 0, 0, 0, 0.55);
     cairo_paint(cr);
     double bw = fmin(w * 0.8, 760 * u), bh = (70 + n * 30) * u;
