@@ -197,10 +197,10 @@ static void arch_layout(cairo_t *cr, layout *L, const model_info *mi, double fs,
         else snprintf(L->n_text[side], sizeof L->n_text[side], "N×");
     }
     L->n_h = text_h(cr, "N×", &ns);
-    char s1[40], s2[40];
+    char s1[80], s2[80];
     int most = mi->L_enc > mi->L_dec ? mi->L_enc : mi->L_dec;
-    snprintf(s1, sizeof s1, "layer %d of %d", most > 0 ? most : 8, most > 0 ? most : 8);
-    snprintf(s2, sizeof s2, "head %d of %d", mi->H > 0 ? mi->H : 8, mi->H > 0 ? mi->H : 8);
+    snprintf(s1, sizeof s1, _("layer %d of %d"), most > 0 ? most : 8, most > 0 ? most : 8);
+    snprintf(s2, sizeof s2, _("head %d of %d"), mi->H > 0 ? mi->H : 8, mi->H > 0 ? mi->H : 8);
     L->badge_w = fmax(text_w(cr, s1, &gs), text_w(cr, s2, &gs)) + 0.8 * u;
     L->badge_h = 2 * text_h(cr, s1, &gs) + 0.5 * u;
     L->plus_r = 0.55 * u;
@@ -466,12 +466,13 @@ static void draw_labels(cairo_t *cr, const layout *L, const render_theme *th) {
 // "layer 2 of 6" / "head 1 of 8" under the N× of the stack the stage is in.
 static void draw_badge(cairo_t *cr, const layout *L, const tf_stage *s, const model_info *mi, render_rgb accent) {
     int side = s->part == TF_PART_DEC ? DEC : ENC, layers = side == ENC ? mi->L_enc : mi->L_dec;
-    char text[80];
-    int k = layers > 0 ? snprintf(text, sizeof text, "layer %d of %d", s->layer + 1, layers)
-                       : snprintf(text, sizeof text, "layer %d", s->layer + 1);
-    if (s->head >= 0 && k > 0 && (size_t)k < sizeof text) {
-        if (mi->H > 0) snprintf(text + k, sizeof text - (size_t)k, "\nhead %d of %d", s->head + 1, mi->H);
-        else snprintf(text + k, sizeof text - (size_t)k, "\nhead %d", s->head + 1);
+    char text[160];
+    int k = layers > 0 ? snprintf(text, sizeof text, _("layer %d of %d"), s->layer + 1, layers)
+                       : snprintf(text, sizeof text, _("layer %d"), s->layer + 1);
+    if (s->head >= 0 && k > 0 && (size_t)k + 1 < sizeof text) {
+        text[k++] = '\n';
+        if (mi->H > 0) snprintf(text + k, sizeof text - (size_t)k, _("head %d of %d"), s->head + 1, mi->H);
+        else snprintf(text + k, sizeof text - (size_t)k, _("head %d"), s->head + 1);
     }
     double u = L->u;
     int dark = 0.2126 * accent.r + 0.7152 * accent.g + 0.0722 * accent.b < 0.55;
