@@ -110,6 +110,17 @@ win --keys "N L L"   # en -> fa -> ar, at the same stage
 win --lang ar --keys "N L"   # ar -> en: back to English, left to right
 [ "$(line ui_next)" = "Next" ] && [ "$(field rtl)" = 0 ] && ok || bad "L back to English: Next '$(line ui_next)', rtl $(field rtl)"
 
+# the catalogues are found beside the program (a copy elsewhere brings its own), and a missing one means English
+mkdir -p "$T/bin/locale/fa/LC_MESSAGES" && cp "$TVIZ" "$T/bin/tviz"
+printf 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "Next"\nmsgstr "NEXT-BESIDE"\n' >"$T/bin/fa.po"
+msgfmt --check -o "$T/bin/locale/fa/LC_MESSAGES/tviz.mo" "$T/bin/fa.po" || bad "msgfmt could not build a test catalogue"
+TVIZ_SAVED=$TVIZ; TVIZ=$T/bin/tviz
+win --lang fa
+[ "$(line ui_next)" = "NEXT-BESIDE" ] && ok || bad "a copy of tviz did not use the catalogue beside it: '$(line ui_next)'"
+TVIZ=$TVIZ_SAVED
+(TVIZ_LOCALE=$T/nowhere; export TVIZ_LOCALE; win --lang fa)
+[ "$(line ui_next)" = "Next" ] && [ "$(field rtl)" = 1 ] && ok || bad "without a catalogue: Next is '$(line ui_next)', rtl $(field rtl)"
+
 # ---- hovering a glossary word in the lesson shows it in the other languages
 win --keys "N move:1130,250" --screenshot "$T/tip-en.png"
 [ "$(line term)" = softmax ] && ok || bad "hovering 'softmax' in the English lesson: term '$(line term)'"
