@@ -6,7 +6,8 @@
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -fopenmp
-DEFS    := -DTVIZ_ASSETS_DIR='"$(CURDIR)/assets"' -DTVIZ_LESSONS_DIR='"$(CURDIR)/lessons"'
+DEFS    := -DTVIZ_ASSETS_DIR='"$(CURDIR)/assets"' -DTVIZ_LESSONS_DIR='"$(CURDIR)/lessons"' \
+           -DTVIZ_LOCALE_DIR='"$(CURDIR)/build/locale"'
 PKGS    := pangocairo cairo-svg cairo-pdf stb sdl2
 PKGCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKGLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -17,7 +18,7 @@ SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 # Debian packages the build and tests need.
 DEB_PKGS := gcc libc6-dev make pkg-config libcjson-dev libcmocka-dev \
             libcairo2-dev libpango1.0-dev libstb-dev fonts-noto-core fonts-dejavu-core \
-            libsdl2-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps
+            libsdl2-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps gettext
 
 MODEL_SRC  := $(wildcard src/model/*.c)
 RENDER_SRC := $(wildcard src/render/*.c)
@@ -29,13 +30,16 @@ LIB_SRC    := $(MODEL_SRC) $(TRAIN_SRC) $(RENDER_SRC) $(LESSON_SRC) $(CLI_SRC) $
 HDRS      := $(wildcard src/*/*.h)
 OBJ       := $(patsubst src/%.c,build/obj/%.o,$(LIB_SRC))
 OBJA      := $(patsubst src/%.c,build/asan/obj/%.o,$(LIB_SRC))
+# Interface translations: po/<lang>.po -> build/locale/<lang>/LC_MESSAGES/tviz.mo
+MO        := $(patsubst po/%.po,build/locale/%/LC_MESSAGES/tviz.mo,$(wildcard po/*.po))
+POT_SRC   := $(APP_SRC) src/render/arch.c
 TESTS     := $(sort $(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 
 B  := build
 BA := build/asan
 
-.PHONY: all run test test-unit test-asan bench deps fixtures train-fixtures worked-example screenshots clean
-all: $(B)/tviz
+.PHONY: all run test test-unit test-asan bench deps fixtures train-fixtures worked-example screenshots pot clean
+all: $(B)/tviz $(MO)
 
 # ---------------------------------------------------------------- dependencies
 $(B)/.deps: Makefile
@@ -75,13 +79,25 @@ $(B)/test_%: tests/test_%.c tests/testutil.h $(OBJ)
 $(BA)/test_%: tests/test_%.c tests/testutil.h $(OBJA)
 	$(CC) $(SAN) $(WARN) $(DEFS) $(INC) -o $@ $< $(OBJA) $(LDLIBS) -lcmocka
 
+# ---------------------------------------------------------------- translations
+# msgfmt --check: a broken .po (bad format string, syntax) fails the build.
+$(B)/locale/%/LC_MESSAGES/tviz.mo: po/%.po $(B)/.deps
+	@mkdir -p $(dir $@)
+	msgfmt --check -o $@ $<
+
+# Refreshes the template from the sources, and merges it into every .po.
+pot: $(B)/.deps
+	xgettext --from-code=UTF-8 --language=C --keyword=_ --keyword=N_ --add-comments=TRANSLATORS: \
+	  --package-name=tviz --sort-by-file --add-location=file -o po/tviz.pot $(POT_SRC)
+	for po in po/*.po; do [ -e "$$po" ] || continue; msgmerge --quiet --update --backup=none --no-fuzzy-matching $$po po/tviz.pot; done
+
 # ---------------------------------------------------------------- run, test, bench
-run: $(B)/tviz
+run: $(B)/tviz $(MO)
 	./$(B)/tviz
 
 test: test-unit test-asan
 
-test-unit: $(B)/tviz $(addprefix $(B)/,$(TESTS))
+test-unit: $(B)/tviz $(MO) $(addprefix $(B)/,$(TESTS))
 	@for t in $(TESTS); do ./$(B)/$$t || exit 1; done
 	@./$(B)/tviz lesson check
 	@TVIZ=./$(B)/tviz sh tests/cli_test.sh
@@ -89,7 +105,7 @@ test-unit: $(B)/tviz $(addprefix $(B)/,$(TESTS))
 
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-test-asan: $(BA)/tviz $(addprefix $(BA)/,$(TESTS))
+test-asan: $(BA)/tviz $(MO) $(addprefix $(BA)/,$(TESTS))
 	@echo "== the same tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
 	@for t in $(TESTS); do $(ASAN_ENV) ./$(BA)/$$t || exit 1; done
 	@$(ASAN_ENV) TVIZ=./$(BA)/tviz sh tests/cli_test.sh
@@ -121,7 +137,7 @@ WE     := assets/models/worked-example.safetensors
 WE_SRC := I really enjoy learning transformers
 WE_TGT := من واقعاً از یادگیری ترنسفورمرها لذت می‌برم
 # README's pictures, made by tviz (window under Xvfb, and export).
-screenshots: $(B)/tviz
+screenshots: $(B)/tviz $(MO)
 	sh docs/screenshots.sh $(B)/tviz
 
 # Reference traces from PyTorch (needs Debian's python3-torch; CI does not).

@@ -262,6 +262,88 @@ static void window_picture(void **state) {
     cairo_surface_destroy(sf);
 }
 
+// Looks over the panel's lesson blocks for a point where the mouse finds
+// glossary key `want`; 0 and the point if there is one.
+static int find_term(const app_state *s, const app_world *wd, const app_layout *lay, const char *want, double *x, double *y) {
+    for (int i = 0; i < lay->n_texts; i++)
+        for (double py = lay->texts[i].y + 4; py < lay->texts[i].y + 60 && py < lay->panel.y + lay->panel.h; py += 8)
+            for (double px = lay->panel.x + 4; px < lay->panel.x + lay->panel.w; px += 6) {
+                const char *k = app_panel_term(s, wd, lay, px, py);
+                if (k && !strcmp(k, want)) { *x = px; *y = py; return 0; }
+            }
+    return -1;
+}
+
+static int differing_pixels(cairo_surface_t *a, cairo_surface_t *b, int x0, int y0, int w, int h) {
+    cairo_surface_flush(a);
+    cairo_surface_flush(b);
+    int stride = cairo_image_surface_get_stride(a), n = 0;
+    const unsigned char *pa = cairo_image_surface_get_data(a), *pb = cairo_image_surface_get_data(b);
+    for (int y = y0; y < y0 + h; y++)
+        for (int x = x0; x < x0 + w; x++) n += memcmp(pa + y * stride + 4 * x, pb + y * stride + 4 * x, 4) != 0;
+    return n;
+}
+
+// Persian and Arabic mirror the window; the lesson's glossary words are
+// found under the mouse, and their tooltip is drawn.
+static void mirrored_layout_and_glossary_hover(void **state) {
+    (void)state;
+    lesson len, lfa;
+    glossary g[3];
+    char err[300];
+    const char *langs[] = {"en", "fa", "ar"};
+    for (int i = 0; i < 3; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "lessons/%s/glossary.txt", langs[i]);
+        if (glossary_load(&g[i], path, langs[i], err, sizeof err)) fail_msg("%s:%s", path, err);
+    }
+    if (lesson_load(&len, "lessons/en/inside-transformer.md", "en", err, sizeof err)) fail_msg("%s", err);
+    if (lesson_load(&lfa, "lessons/fa/inside-transformer.md", "fa", err, sizeof err)) fail_msg("%s", err);
+    cairo_surface_t *sa = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1280, 800), *sb = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1280, 800);
+    cairo_t *ca = cairo_create(sa), *cb = cairo_create(sb);
+    app_world wd = {.m = &m, .r = &r, .model_name = "multihead", .lesson = &len, .gloss = g, .n_gloss = 3};
+    app_state s;
+    app_layout lay;
+    app_state_init(&s, "the white house falls", "la maison blanche tombe");
+    app_state_attach(&s, &r.trace);
+    assert_int_equal(app_state_goto(&s, &r.trace, "enc.0.self_attn.head.0.weights"), 0);
+    app_draw(ca, &s, &wd, 1280, 800, &lay);
+    assert_false(lay.rtl); // left to right: navigator, view, panel; Prev before Next
+    assert_true(lay.nav.x == 0 && lay.panel.x + lay.panel.w == 1280 && lay.view.x == lay.nav.w);
+    assert_true(lay.prev_btn.x < lay.next_btn.x && lay.src_box.x < lay.tgt_box.x);
+    assert_true(lay.n_texts > 3);
+    double x, y;
+    assert_int_equal(find_term(&s, &wd, &lay, "softmax", &x, &y), 0);
+    assert_true(x > lay.panel.x);
+    assert_null(app_panel_term(&s, &wd, &lay, lay.view.x + 20, lay.view.y + 20)); // not in the panel
+    assert_null(app_panel_term(&s, &wd, &lay, x, lay.panel.y + 3));              // above the lesson
+    // the tooltip: drawn at the mouse, nowhere without a word
+    snprintf(s.term, sizeof s.term, "softmax");
+    s.term_x = x;
+    s.term_y = y;
+    app_draw(cb, &s, &wd, 1280, 800, &lay);
+    assert_true(differing_pixels(sa, sb, (int)x - 60, (int)y + 10, 120, 60) > 500);
+    assert_int_equal(differing_pixels(sa, sb, 0, 0, 1280, 200), 0);
+    // Persian: the same stage, mirrored; the Persian lesson's words are found too
+    snprintf(s.lang, sizeof s.lang, "fa");
+    s.term[0] = 0;
+    wd.lesson = &lfa;
+    app_draw(ca, &s, &wd, 1280, 800, &lay);
+    assert_true(lay.rtl);
+    assert_true(lay.panel.x == 0 && lay.nav.x + lay.nav.w == 1280 && lay.view.x == lay.panel.w);
+    assert_true(lay.prev_btn.x > lay.next_btn.x && lay.src_box.x > lay.tgt_box.x);
+    assert_int_equal(find_term(&s, &wd, &lay, "softmax", &x, &y), 0); // سافت‌مکس
+    assert_true(x > lay.panel.x + lay.panel.w / 2); // the paragraph's first word, at its right
+    assert_string_equal(app_glossary(&s, &wd)->lang, "fa");
+    cairo_destroy(ca);
+    cairo_destroy(cb);
+    cairo_surface_destroy(sa);
+    cairo_surface_destroy(sb);
+    lesson_free(&len);
+    lesson_free(&lfa);
+    for (int i = 0; i < 3; i++) glossary_free(&g[i]);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(keys_walk_the_stages),
@@ -271,6 +353,7 @@ int main(void) {
         cmocka_unit_test(rerun_keeps_the_place),
         cmocka_unit_test(decoding_steps),
         cmocka_unit_test(window_picture),
+        cmocka_unit_test(mirrored_layout_and_glossary_hover),
     };
     return cmocka_run_group_tests_name("state", tests, setup, teardown);
 }

@@ -89,6 +89,47 @@ win --keys "Q Escape"
 win --lang xx
 grep -q "tviz --lang takes a folder" "$T/err" && ok || bad "--lang xx: $(cat "$T/err")"
 
+# ---- the interface follows the language: translated (gettext), mirrored for Persian and Arabic
+pixel() { convert "$1" -format "%[pixel:p{$2}]" info:; }
+win --keys "N F1" --screenshot "$T/help-en.png"
+[ "$(line ui_next)" = "Next" ] && [ "$(field rtl)" = 0 ] && ok || bad "English interface: Next is '$(line ui_next)', rtl $(field rtl)"
+win --lang fa --keys "N F1" --screenshot "$T/help-fa.png"
+[ "$(line ui_next)" = "بعدی" ] && [ "$(field rtl)" = 1 ] && ok || bad "--lang fa: Next is '$(line ui_next)', rtl $(field rtl)"
+# the help overlay's title row and the button bar are other pictures in Persian
+[ "$(compare -metric AE -crop 855x40+293+100 "$T/help-en.png" "$T/help-fa.png" null: 2>&1)" -gt 400 ] && ok || bad "the help overlay is the same in Persian"
+[ "$(compare -metric AE -crop 240x40+0+860 "$T/help-en.png" "$T/help-fa.png" null: 2>&1)" -gt 400 ] && ok || bad "the buttons are the same in Persian"
+win --keys "N" --screenshot "$T/en.png"
+win --lang fa --keys "N" --screenshot "$T/fa.png"
+# the text panel (its own grey) is on the right in English, on the left in Persian; the navigator (white) swaps with it
+[ "$(pixel "$T/fa.png" 5,450)" = "$(pixel "$T/en.png" 1435,450)" ] && [ "$(pixel "$T/fa.png" 1435,450)" = "$(pixel "$T/en.png" 5,450)" ] &&
+    [ "$(pixel "$T/en.png" 5,450)" != "$(pixel "$T/en.png" 1435,450)" ] && ok || bad "the Persian layout is not mirrored: $(pixel "$T/fa.png" 5,450) at the left"
+[ "$(field panel_x)" = 0 ] && [ "$(field prev_x)" -gt "$(field next_x)" ] && ok || bad "Persian panel at $(field panel_x), Prev at $(field prev_x), Next at $(field next_x)"
+win --keys "N L L"   # en -> fa -> ar, at the same stage
+[ "$(line lang)" = ar ] && [ "$(line ui_next)" = "التالي" ] && [ "$(field rtl)" = 1 ] && [ "$(field stage)" = "enc.0.self_attn.head.0.weights" ] &&
+    ok || bad "L L: $(line lang), Next '$(line ui_next)', rtl $(field rtl), at $(field stage)"
+win --lang ar --keys "N L"   # ar -> en: back to English, left to right
+[ "$(line ui_next)" = "Next" ] && [ "$(field rtl)" = 0 ] && ok || bad "L back to English: Next '$(line ui_next)', rtl $(field rtl)"
+
+# the catalogues are found beside the program (a copy elsewhere brings its own), and a missing one means English
+mkdir -p "$T/bin/locale/fa/LC_MESSAGES" && cp "$TVIZ" "$T/bin/tviz"
+printf 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "Next"\nmsgstr "NEXT-BESIDE"\n' >"$T/bin/fa.po"
+msgfmt --check -o "$T/bin/locale/fa/LC_MESSAGES/tviz.mo" "$T/bin/fa.po" || bad "msgfmt could not build a test catalogue"
+TVIZ_SAVED=$TVIZ; TVIZ=$T/bin/tviz
+win --lang fa
+[ "$(line ui_next)" = "NEXT-BESIDE" ] && ok || bad "a copy of tviz did not use the catalogue beside it: '$(line ui_next)'"
+TVIZ=$TVIZ_SAVED
+(TVIZ_LOCALE=$T/nowhere; export TVIZ_LOCALE; win --lang fa)
+[ "$(line ui_next)" = "Next" ] && [ "$(field rtl)" = 1 ] && ok || bad "without a catalogue: Next is '$(line ui_next)', rtl $(field rtl)"
+
+# ---- hovering a glossary word in the lesson shows it in the other languages
+win --keys "N move:1130,250" --screenshot "$T/tip-en.png"
+[ "$(line term)" = softmax ] && ok || bad "hovering 'softmax' in the English lesson: term '$(line term)'"
+[ "$(compare -metric AE -crop 200x80+1080+260 "$T/en.png" "$T/tip-en.png" null: 2>&1)" -gt 1000 ] && ok || bad "no tooltip drawn by the mouse"
+win --lang fa --keys "N move:300,260"
+[ "$(line term)" = softmax ] && ok || bad "hovering سافت‌مکس in the Persian lesson: term '$(line term)'"
+win --keys "N move:1130,250 move:700,300"
+[ -z "$(line term)" ] && ok || bad "the tooltip stayed after the mouse left the word: '$(line term)'"
+
 # ---- the navigator: clicking a block jumps there
 win --keys "click:120,460"
 case "$(field stage)" in enc.0.*|src.*|dec.0.*|tgt.*) ok ;; *) bad "clicking the navigator went to $(field stage)";; esac

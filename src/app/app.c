@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../cli/cli.h"
+#include "../lesson/i18n.h"
 #include "draw.h"
 
 typedef struct {
@@ -32,6 +33,8 @@ typedef struct {
     char model_path[4096], model_name[256], load_error[700];
     lesson lesson;
     int have_lesson;
+    glossary gloss[8];          // every language's glossary, for the hover tooltip
+    int n_gloss;
     int dirty, quit;
     int pressed, dragging;      // left button held in the zoomed view; moved far enough to pan
     int mouse_x, mouse_y;       // the pointer, from the last motion event
@@ -45,6 +48,29 @@ static void app_world_of(app *a, app_world *w) {
     w->model_name = a->model_name;
     w->load_error = a->load_error;
     w->lesson = a->have_lesson ? &a->lesson : NULL;
+    w->gloss = a->gloss;
+    w->n_gloss = a->n_gloss;
+}
+
+// The glossary of every language with lessons (lessons/<lang>/glossary.txt);
+// a broken one is left out (tviz lesson check names its mistake).
+static void load_glossaries(app *a) {
+    DIR *d = opendir(lesson_dir());
+    struct dirent *de;
+    char path[4200], err[300];
+    while (d && (de = readdir(d)) && a->n_gloss < (int)(sizeof a->gloss / sizeof *a->gloss)) {
+        if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof a->gloss[0].lang) continue;
+        snprintf(path, sizeof path, "%s/%s/glossary.txt", lesson_dir(), de->d_name);
+        if (!access(path, R_OK) && !glossary_load(&a->gloss[a->n_gloss], path, de->d_name, err, sizeof err)) a->n_gloss++;
+    }
+    if (d) closedir(d);
+}
+
+// The interface's language follows the lesson's: window title and strings.
+static void set_ui_language(app *a, const char *lang) {
+    i18n_set_language(lang);
+    a->s.term[0] = 0;
+    if (a->win) SDL_SetWindowTitle(a->win, _("tviz — the Transformer, one operation at a time"));
 }
 
 // The lesson of a language: lessons/<lang>/inside-transformer.md. Returns 0,
@@ -61,6 +87,7 @@ static int load_lesson(app *a, const char *lang, char *err, size_t n) {
     a->lesson = l;
     a->have_lesson = 1;
     snprintf(a->s.lang, sizeof a->s.lang, "%s", lang);
+    set_ui_language(a, lang);
     return 0;
 }
 
@@ -81,9 +108,9 @@ static void next_language(app *a) {
     if (d) closedir(d);
     const char *lang = best[0] ? best : first;
     char err[900];
-    if (!lang[0]) app_state_message(&a->s, 1, "no lessons found in %s", lesson_dir());
+    if (!lang[0]) app_state_message(&a->s, 1, _("no lessons found in %s"), lesson_dir());
     else if (load_lesson(a, lang, err, sizeof err)) app_state_message(&a->s, 1, "%s", err);
-    else app_state_message(&a->s, 0, "Lesson language: %s", lang);
+    else app_state_message(&a->s, 0, _("Language: %s"), lang);
 }
 
 // Runs the model on the state's sentences. On failure the previous run and
@@ -103,7 +130,7 @@ static int rerun(app *a, const char *old_src, const char *old_tgt) {
     a->r = r;
     a->have_run = 1;
     app_state_attach(&a->s, &a->r.trace);
-    if (a->r.n_src_unk + a->r.n_tgt_unk) app_state_message(&a->s, 0, "unknown words are read as <unk> (see the panel)");
+    if (a->r.n_src_unk + a->r.n_tgt_unk) app_state_message(&a->s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
     return 0;
 }
 
@@ -164,11 +191,11 @@ static void export_view(app *a) {
     render_default_size(t, a->s.stage, v, &w, &h);
     unsigned char *png;
     size_t n;
-    if (cli_render(t, &a->m, a->s.stage, v, &o, w, h, 1, CLI_PNG, &png, &n)) { app_state_message(&a->s, 1, "could not draw the view (out of memory?)"); return; }
-    if (cli_write_file(path, (const char *)png, n)) app_state_message(&a->s, 1, "could not write %s (see the terminal)", path);
+    if (cli_render(t, &a->m, a->s.stage, v, &o, w, h, 1, CLI_PNG, &png, &n)) { app_state_message(&a->s, 1, "%s", _("could not draw the view (out of memory?)")); return; }
+    if (cli_write_file(path, (const char *)png, n)) app_state_message(&a->s, 1, _("could not write %s (see the terminal)"), path);
     else {
         char cwd[2048];
-        app_state_message(&a->s, 0, "Saved %s/%s (%.0f × %.0f)", getcwd(cwd, sizeof cwd) ? cwd : ".", path, w, h);
+        app_state_message(&a->s, 0, _("Saved %s/%s (%.0f × %.0f)"), getcwd(cwd, sizeof cwd) ? cwd : ".", path, w, h);
     }
     free(png);
 }
@@ -283,7 +310,7 @@ static void click(app *a, double x, double y) {
             const char *rest = dot ? strchr(dot + 1, '.') : NULL;
             if (same_side && rest && snprintf(id, sizeof id, "%.*s%d%s", (int)(dot - b->stage + 1), b->stage, cur->layer, rest) < (int)sizeof id &&
                 !app_state_goto(&a->s, t, id)) return;
-            if (app_state_goto(&a->s, t, b->stage)) app_state_message(&a->s, 0, "this model has no %s", b->label ? b->label : b->stage);
+            if (app_state_goto(&a->s, t, b->stage)) app_state_message(&a->s, 0, _("this model has no %s"), b->label ? b->label : b->stage);
             return;
         }
     }
@@ -324,6 +351,13 @@ static void app_event(app *a, const SDL_Event *ev) {
         }
         app_world wd;
         app_world_of(a, &wd);
+        const char *term = a->have_run ? app_panel_term(&a->s, &wd, &a->lay, x, y) : NULL;
+        if (term || a->s.term[0]) { // the tooltip follows the mouse while it is over a glossary word
+            snprintf(a->s.term, sizeof a->s.term, "%s", term ? term : "");
+            a->s.term_x = x;
+            a->s.term_y = y;
+            a->dirty = 1;
+        }
         int row = -1, col = -1;
         app_view_hit(&a->s, &wd, &a->lay, x, y, &row, &col);
         if (row == a->s.hover_row && col == a->s.hover_col) return;
@@ -355,6 +389,7 @@ static void app_event(app *a, const SDL_Event *ev) {
         if (in_rect(a->lay.panel, mx, my)) { // the text panel scrolls
             double most = a->lay.panel_content_h - a->lay.panel.h;
             a->s.panel_scroll -= ev->wheel.y * 48;
+            a->s.term[0] = 0;
             if (a->s.panel_scroll > most) a->s.panel_scroll = most;
             if (a->s.panel_scroll < 0) a->s.panel_scroll = 0;
             break;
@@ -589,6 +624,9 @@ int app_main(int argc, char **argv) {
     snprintf(a->model_name, sizeof a->model_name, "%.200s", base ? base + 1 : c.path);
     app_state_init(&a->s, c.src, c.tgt);
     app_state_attach(&a->s, &a->r.trace);
+    i18n_init();
+    i18n_set_language("en"); // until a lesson's language is chosen, whatever LANGUAGE the environment has
+    load_glossaries(a);
     char lerr[900];
     if (load_lesson(a, args.lang ? args.lang : "en", lerr, sizeof lerr)) {
         if (args.lang) { // asked for: a clear error; by default, built-in captions
@@ -599,9 +637,9 @@ int app_main(int argc, char **argv) {
             return rc;
         }
     }
-    if (a->r.n_src_unk + a->r.n_tgt_unk) app_state_message(&a->s, 0, "unknown words are read as <unk> (see the panel)");
+    if (a->r.n_src_unk + a->r.n_tgt_unk) app_state_message(&a->s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0");
-    a->win = SDL_CreateWindow("tviz — the Transformer, one operation at a time", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, ww, wh,
+    a->win = SDL_CreateWindow(_("tviz — the Transformer, one operation at a time"), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, ww, wh,
                               SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI | (args.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0));
     a->ren = a->win ? SDL_CreateRenderer(a->win, -1, 0) : NULL;
     if (!a->ren) {
@@ -625,6 +663,9 @@ int app_main(int argc, char **argv) {
                a->s.check, a->s.src, a->s.tgt);
         for (int i = 0; i < a->r.T; i++) printf("%s%s", i ? " " : "", t->tgt_labels[i]);
         printf("\nlang=%s\nmessage=%s\n", a->s.lang, a->s.message);
+        // the interface as drawn: its direction, where the panel and the buttons are, a translated string, the tooltip
+        printf("rtl=%d panel_x=%.0f nav_x=%.0f prev_x=%.0f next_x=%.0f\nui_next=%s\nterm=%s\n", a->lay.rtl, a->lay.panel.x, a->lay.nav.x,
+               a->lay.prev_btn.x, a->lay.next_btn.x, _("Next"), a->s.term);
         fflush(stdout);
     }
     if (args.quit) goto done;
@@ -648,6 +689,7 @@ done:
     if (a->have_run) tf_run_free(&a->r);
     if (a->have_model) tf_model_free(&a->m);
     if (a->have_lesson) lesson_free(&a->lesson);
+    for (int i = 0; i < a->n_gloss; i++) glossary_free(&a->gloss[i]);
     free(a);
     return rc;
 }

@@ -4,41 +4,44 @@
 #include "draw.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../lesson/i18n.h"
+
 // A sentence or two per kind of stage, shown until the lessons arrive.
 static const struct { const char *name, *text; } captions[] = {
-    {"embed", "Each token becomes a vector: its row of the embedding table, multiplied by √d_model (or the model's embed_scale)."},
-    {"pe", "Sines and cosines of different frequencies give every position its own pattern, so the model can tell word order."},
-    {"input", "The sum of the embedding and the positional encoding: what the first layer sees."},
-    {"q", "Queries: what each position is looking for. One matrix multiplication, all heads side by side."},
-    {"k", "Keys: what each position offers to be found by."},
-    {"v", "Values: what each position passes on when it is attended to."},
-    {"scores", "How well each query matches each key: the dot products Q_h K_hᵀ of one head."},
-    {"scaled", "Divided by √d_k, so that large dot products do not push the softmax into regions with tiny gradients."},
-    {"masked", "Positions a query may not see get −∞. In the decoder a word may not look at the words after it."},
-    {"weights", "Softmax turns each row into weights that sum to 1: how much each query attends to each key."},
-    {"out", "Each position's new vector: a weighted sum of the values, using the attention weights."},
-    {"concat", "The heads' outputs side by side, one block of d_k columns per head."},
-    {"add1", "The residual connection: the sublayer's output added to its input."},
-    {"add2", "The residual connection: the sublayer's output added to its input."},
-    {"add3", "The residual connection: the sublayer's output added to its input."},
-    {"norm1", "Layer normalisation: each row rescaled to mean 0 and variance 1, then by learned weights."},
-    {"norm2", "Layer normalisation: each row rescaled to mean 0 and variance 1, then by learned weights."},
-    {"norm3", "Layer normalisation: each row rescaled to mean 0 and variance 1, then by learned weights."},
-    {"norm", "A final layer normalisation after the whole stack."},
-    {"hidden", "The feed-forward network's wide middle layer, after ReLU: max(0, x W₁ + b₁)."},
-    {"logits", "Scores for every word of the target vocabulary: the decoder's output times the (tied) embedding matrix."},
-    {"probs", "Softmax over the vocabulary: the model's guess for the next word at each position."},
+    {"embed", N_("Each token becomes a vector: its row of the embedding table, multiplied by √d_model (or the model's embed_scale).")},
+    {"pe", N_("Sines and cosines of different frequencies give every position its own pattern, so the model can tell word order.")},
+    {"input", N_("The sum of the embedding and the positional encoding: what the first layer sees.")},
+    {"q", N_("Queries: what each position is looking for. One matrix multiplication, all heads side by side.")},
+    {"k", N_("Keys: what each position offers to be found by.")},
+    {"v", N_("Values: what each position passes on when it is attended to.")},
+    {"scores", N_("How well each query matches each key: the dot products Q_h K_hᵀ of one head.")},
+    {"scaled", N_("Divided by √d_k, so that large dot products do not push the softmax into regions with tiny gradients.")},
+    {"masked", N_("Positions a query may not see get −∞. In the decoder a word may not look at the words after it.")},
+    {"weights", N_("Softmax turns each row into weights that sum to 1: how much each query attends to each key.")},
+    {"out", N_("Each position's new vector: a weighted sum of the values, using the attention weights.")},
+    {"concat", N_("The heads' outputs side by side, one block of d_k columns per head.")},
+    {"add1", N_("The residual connection: the sublayer's output added to its input.")},
+    {"add2", N_("The residual connection: the sublayer's output added to its input.")},
+    {"add3", N_("The residual connection: the sublayer's output added to its input.")},
+    {"norm1", N_("Layer normalisation: each row rescaled to mean 0 and variance 1, then by learned weights.")},
+    {"norm2", N_("Layer normalisation: each row rescaled to mean 0 and variance 1, then by learned weights.")},
+    {"norm3", N_("Layer normalisation: each row rescaled to mean 0 and variance 1, then by learned weights.")},
+    {"norm", N_("A final layer normalisation after the whole stack.")},
+    {"hidden", N_("The feed-forward network's wide middle layer, after ReLU: max(0, x W₁ + b₁).")},
+    {"logits", N_("Scores for every word of the target vocabulary: the decoder's output times the (tied) embedding matrix.")},
+    {"probs", N_("Softmax over the vocabulary: the model's guess for the next word at each position.")},
 };
 
 static const char *caption_for(const tf_stage *st) {
     const char *name = st->name;
-    if (!strcmp(name, "out") && st->head < 0) return "The heads combined: Concat(head₁ … head_h) W_O.";
-    if (!strcmp(name, "out") && strstr(st->id, "ffn")) return "The feed-forward network's output: hidden W₂ + b₂, back to d_model columns.";
+    if (!strcmp(name, "out") && st->head < 0) return _("The heads combined: Concat(head₁ … head_h) W_O.");
+    if (!strcmp(name, "out") && strstr(st->id, "ffn")) return _("The feed-forward network's output: hidden W₂ + b₂, back to d_model columns.");
     for (size_t i = 0; i < sizeof captions / sizeof *captions; i++)
-        if (!strcmp(captions[i].name, name)) return captions[i].text;
+        if (!strcmp(captions[i].name, name)) return _(captions[i].text);
     return "";
 }
 
@@ -66,6 +69,15 @@ static void fill_rect(cairo_t *cr, app_rect r, render_rgb c) {
     cairo_fill(cr);
 }
 
+// Text of the interface: in the interface's direction, and for a
+// right-to-left one anchored at the right (x is then the right edge).
+static render_text_style ui_style(double size, render_rgb c, int rtl) {
+    render_text_style st = render_style(size, c);
+    st.dir = rtl ? RENDER_DIR_RTL : RENDER_DIR_LTR;
+    if (rtl) st.align = RENDER_ALIGN_RIGHT;
+    return st;
+}
+
 static void box(cairo_t *cr, app_rect r, render_rgb fill, render_rgb line, double lw) {
     fill_rect(cr, r, fill);
     render_set_rgb(cr, line);
@@ -79,16 +91,17 @@ static void sentence_field(cairo_t *cr, const app_state *s, const render_theme *
                            const char *label, const char *text, const char *placeholder) {
     int editing = s->editing == field;
     box(cr, r, editing ? th->bg : th->panel, editing ? th->accent : th->grid, editing ? 2.5 : 1);
-    render_text_style ls = render_style(13 * u, th->muted);
+    int rtl = lesson_is_rtl(s->lang); // the label at the right, the text beside it
+    render_text_style ls = ui_style(13 * u, th->muted, rtl);
     double lw, lh;
     render_text_size(cr, label, &ls, &lw, &lh);
-    render_text(cr, label, r.x + 8 * u, r.y + (r.h - lh) / 2, &ls);
+    render_text(cr, label, rtl ? r.x + r.w - 8 * u : r.x + 8 * u, r.y + (r.h - lh) / 2, &ls);
     render_text_style ts = render_style(16 * u, text[0] || editing ? th->fg : th->muted);
     ts.max_width = r.w - lw - 24 * u;
     const char *shown = editing ? s->edit : text[0] ? text : placeholder;
     double tw, tth;
     render_text_size(cr, shown[0] ? shown : " ", &ts, &tw, &tth);
-    double tx = r.x + lw + 16 * u, ty = r.y + (r.h - tth) / 2;
+    double tx = rtl ? r.x + r.w - lw - 16 * u - tw : r.x + lw + 16 * u, ty = r.y + (r.h - tth) / 2;
     render_text(cr, shown, tx, ty, &ts);
     if (editing) {
         double cx = tx + render_text_caret(cr, s->edit, &ts, s->cursor);
@@ -100,45 +113,122 @@ static void sentence_field(cairo_t *cr, const app_state *s, const render_theme *
     }
 }
 
-static void button(cairo_t *cr, const render_theme *th, app_rect r, double u, const char *label) {
+static void button(cairo_t *cr, const render_theme *th, app_rect r, double u, const char *label, int rtl) {
     box(cr, r, th->panel, th->grid, 1);
-    render_text_style st = render_style(14 * u, th->fg);
+    render_text_style st = ui_style(14 * u, th->fg, rtl);
     st.align = RENDER_ALIGN_CENTER;
     st.bold = 1;
     render_text(cr, label, r.x + r.w / 2, r.y + r.h / 2 - 10 * u, &st);
 }
 
+// The markup a lesson block is drawn with: its text with a bullet, a dash,
+// a question or an answer mark in front.
+static const char *block_markup(const lesson_block *b, char *buf, size_t n) {
+    switch (b->kind) {
+    case LESSON_BULLET: snprintf(buf, n, "• %s", b->markup); return buf;
+    case LESSON_NUMBERED: snprintf(buf, n, "– %s", b->markup); return buf;
+    case LESSON_QUESTION: snprintf(buf, n, "? %s", b->markup); return buf;
+    case LESSON_ANSWER: snprintf(buf, n, "✓ %s", b->markup); return buf;
+    default: return b->markup;
+    }
+}
+
+const glossary *app_glossary(const app_state *s, const app_world *wd) {
+    for (int i = 0; i < wd->n_gloss; i++) if (!strcmp(wd->gloss[i].lang, s->lang)) return &wd->gloss[i];
+    return NULL;
+}
+
 // A lesson section: paragraphs, headings and lists, laid out in the
 // lesson's direction (right to left for Persian and Arabic: right-aligned,
-// bullets on the right). Returns the y below it.
-static double lesson_text(cairo_t *cr, const lesson *l, const lesson_section *sec, const render_theme *th, double x, double y,
-                          double tw, double u, int show_answers) {
+// bullets on the right), glossary words underlined. Each block's place goes
+// into lay for hovering. Returns the y below it.
+static double lesson_text(cairo_t *cr, const lesson *l, const lesson_section *sec, const glossary *g, const render_theme *th,
+                          double x, double y, double tw, double u, int show_answers, app_layout *lay) {
     render_text_style st = render_style(15 * u, th->fg);
     st.width = tw;
     st.dir = l->rtl ? RENDER_DIR_RTL : RENDER_DIR_LTR;
-    char buf[9000];
+    char buf[9000], plain[9000];
     for (int i = 0; i < sec->n_blocks; i++) {
         const lesson_block *b = &sec->blocks[i];
         if (b->kind == LESSON_ANSWER && !show_answers) continue;
         render_text_style bs = st;
-        const char *m = b->markup;
         if (b->kind == LESSON_HEADING) { bs.bold = 1; bs.size = 16 * u; }
-        if (b->kind == LESSON_BULLET || b->kind == LESSON_NUMBERED) {
-            snprintf(buf, sizeof buf, "%s %s", b->kind == LESSON_BULLET ? "•" : "–", b->markup);
-            m = buf;
-        }
-        if (b->kind == LESSON_QUESTION) { bs.bold = 1; snprintf(buf, sizeof buf, "? %s", b->markup); m = buf; }
-        if (b->kind == LESSON_ANSWER) { bs.color = th->accent; snprintf(buf, sizeof buf, "✓ %s", b->markup); m = buf; }
+        if (b->kind == LESSON_QUESTION) bs.bold = 1;
+        if (b->kind == LESSON_ANSWER) bs.color = th->accent;
+        const char *m = block_markup(b, buf, sizeof buf);
+        if (lay->n_texts < APP_MAX_TEXTS) lay->texts[lay->n_texts++] = (app_text_box){x, y, (int)(sec - l->sec), i, bs};
+        glossary_hit hits[64];
+        int marks[128], n = g && !render_markup_plain(m, plain, sizeof plain) ? glossary_find(g, plain, hits, 64) : 0;
+        for (int k = 0; k < n; k++) { marks[2 * k] = hits[k].start; marks[2 * k + 1] = hits[k].end; }
+        bs.marks = marks;
+        bs.n_marks = n;
+        bs.mark_color = th->muted;
         y += render_markup(cr, m, x, y, &bs) + (b->kind == LESSON_PARA ? 9 : 4) * u;
     }
     return y;
 }
 
-// The right-hand panel: what this stage is, its formula, the hovered cell,
-// and the pinned cell's arithmetic.
-// Returns the height of what it drew, which may be taller than the panel:
-// the wheel scrolls it (s->panel_scroll).
-static double text_panel(cairo_t *cr, const app_state *s, const app_world *wd, const render_theme *th, app_rect r, double u) {
+const char *app_panel_term(const app_state *s, const app_world *wd, const app_layout *lay, double x, double y) {
+    const glossary *g = app_glossary(s, wd);
+    const lesson *l = wd->lesson;
+    if (!g || !l || !inside(lay->panel, x, y)) return NULL;
+    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
+    cairo_t *cr = cairo_create(sf);
+    const char *key = NULL;
+    char buf[9000], plain[9000];
+    for (int i = 0; i < lay->n_texts && !key; i++) {
+        const app_text_box *tb = &lay->texts[i];
+        if (tb->sec >= l->n || tb->blk >= l->sec[tb->sec].n_blocks) continue; // a layout of another lesson
+        const char *m = block_markup(&l->sec[tb->sec].blocks[tb->blk], buf, sizeof buf);
+        int at = render_markup_index(cr, m, &tb->style, x - tb->x, y + s->panel_scroll - tb->y);
+        int e = at >= 0 && !render_markup_plain(m, plain, sizeof plain) ? glossary_at(g, plain, at) : -1;
+        if (e >= 0) key = g->key[e];
+    }
+    cairo_destroy(cr);
+    cairo_surface_destroy(sf);
+    return key;
+}
+
+// The hovered glossary word in the other languages, in a small box by the mouse.
+static void term_tooltip(cairo_t *cr, const app_state *s, const app_world *wd, const render_theme *th, double w, double h, double u) {
+    const char *lang[16], *word[16];
+    int n = 0;
+    for (int i = 0; i < wd->n_gloss && n < 16; i++) {
+        const char *gw = glossary_word(&wd->gloss[i], s->term);
+        if (gw && strcmp(wd->gloss[i].lang, s->lang)) { lang[n] = wd->gloss[i].lang; word[n++] = gw; }
+    }
+    if (!n) return;
+    int rtl = lesson_is_rtl(s->lang);
+    render_text_style ls = render_style(12 * u, th->muted), ws = render_style(16 * u, th->fg);
+    ws.bold = 1;
+    double code_w = 0, code_h = 0, word_w = 0, line_h = 0, tw, tth;
+    for (int i = 0; i < n; i++) {
+        render_text_size(cr, lang[i], &ls, &tw, &code_h);
+        code_w = fmax(code_w, tw);
+        render_text_size(cr, word[i], &ws, &tw, &tth);
+        word_w = fmax(word_w, tw);
+        line_h = fmax(line_h, tth);
+    }
+    double pad = 8 * u, bw = code_w + word_w + 3 * pad, bh = n * (line_h + 2 * u) + 2 * pad;
+    double bx = s->term_x + 12 * u, by = s->term_y + 18 * u;
+    if (rtl) bx = s->term_x - 12 * u - bw; // opens towards the text, away from the panel's edge
+    bx = fmax(2 * u, fmin(bx, w - bw - 2 * u));
+    if (by + bh > h - 2 * u) by = s->term_y - 8 * u - bh;
+    box(cr, (app_rect){bx, by, bw, bh}, th->bg, th->accent, 1.5);
+    if (rtl) ws.align = RENDER_ALIGN_RIGHT;
+    for (int i = 0; i < n; i++) { // language code on the outer side, the word beside it
+        double y = by + pad + i * (line_h + 2 * u);
+        render_text(cr, lang[i], rtl ? bx + bw - pad - code_w : bx + pad, y + (line_h - code_h) / 2, &ls);
+        render_text(cr, word[i], rtl ? bx + bw - 2 * pad - code_w : bx + 2 * pad + code_w, y, &ws);
+    }
+}
+
+// The text panel (right, or left in a right-to-left interface): what this
+// stage is, its formula, the lesson, the hovered cell, and the pinned cell's
+// arithmetic. Returns the height of what it drew, which may be taller than
+// the panel: the wheel scrolls it (s->panel_scroll).
+static double text_panel(cairo_t *cr, const app_state *s, const app_world *wd, const render_theme *th, app_rect r, double u,
+                         app_layout *lay) {
     fill_rect(cr, r, th->panel);
     cairo_save(cr);
     cairo_rectangle(cr, r.x, r.y, r.w, r.h);
@@ -146,77 +236,83 @@ static double text_panel(cairo_t *cr, const app_state *s, const app_world *wd, c
     cairo_translate(cr, 0, -s->panel_scroll);
     const tf_trace *t = &wd->r->trace;
     const tf_stage *st = &t->stages[s->stage];
+    int rtl = lesson_is_rtl(s->lang);
     double x = r.x + 14 * u, y = r.y + 12 * u, tw = r.w - 28 * u;
     char buf[400];
-    render_text_style small = render_style(13 * u, th->muted);
-    small.dir = RENDER_DIR_LTR;
-    snprintf(buf, sizeof buf, "Stage %d of %d · %s", s->stage + 1, t->n, st->id);
-    small.width = tw;
-    y += render_text(cr, buf, x, y, &small) + 6 * u;
+    // Interface text runs in the interface's direction; the stage's title,
+    // formula and numbers stay left to right, on the panel's reading side.
+    render_text_style ui = render_style(13 * u, th->muted), math = ui;
+    ui.width = math.width = tw;
+    ui.dir = rtl ? RENDER_DIR_RTL : RENDER_DIR_LTR;
+    math.dir = RENDER_DIR_LTR;
+    math.align = rtl ? RENDER_ALIGN_RIGHT : RENDER_ALIGN_LEFT;
+    char id[100];
+    snprintf(id, sizeof id, "\u2068%s\u2069", st->id); // isolated: the id keeps its order in a right-to-left line
+    snprintf(buf, sizeof buf, _("Stage %d of %d · %s"), s->stage + 1, t->n, id);
+    y += render_text(cr, buf, x, y, &ui) + 6 * u;
     render_stage_title(t, s->stage, buf, sizeof buf);
-    render_text_style title = render_style(19 * u, th->fg);
+    render_text_style title = math;
+    title.size = 19 * u;
+    title.color = th->fg;
     title.bold = 1;
-    title.width = tw;
-    title.dir = RENDER_DIR_LTR;
     y += render_text(cr, buf, x, y, &title) + 8 * u;
-    render_text_style formula = render_style(15 * u, th->fg);
-    formula.width = tw;
-    formula.dir = RENDER_DIR_LTR;
+    render_text_style formula = math;
+    formula.size = 15 * u;
+    formula.color = th->fg;
     formula.mono = 1;
     y += render_text(cr, st->formula, x, y, &formula) + 4 * u;
     snprintf(buf, sizeof buf, "%d × %d", st->rows, st->cols);
-    y += render_text(cr, buf, x, y, &small) + 10 * u;
+    y += render_text(cr, buf, x, y, &math) + 10 * u;
     const lesson_section *chk = wd->lesson && s->check ? lesson_section_named(wd->lesson, "check") : NULL;
     const lesson_section *ls = wd->lesson ? lesson_for_stage(wd->lesson, st->id) : NULL;
+    const glossary *g = app_glossary(s, wd);
     if (chk) { // Q: the self-check, answers on the second press
-        render_text_style hs = render_style(13 * u, th->muted);
-        hs.width = tw;
-        hs.dir = RENDER_DIR_LTR;
-        y += render_text(cr, s->check == 1 ? "Self-check (Q again shows the answers, Esc closes)" : "Self-check with answers (Q or Esc closes)",
-                         x, y, &hs) + 8 * u;
-        y = lesson_text(cr, wd->lesson, chk, th, x, y, tw, u, s->check == 2) + 6 * u;
-    } else if (ls) y = lesson_text(cr, wd->lesson, ls, th, x, y, tw, u, 0) + 6 * u;
+        y += render_text(cr, s->check == 1 ? _("Self-check (Q again shows the answers, Esc closes)") : _("Self-check with answers (Q or Esc closes)"),
+                         x, y, &ui) + 8 * u;
+        y = lesson_text(cr, wd->lesson, chk, g, th, x, y, tw, u, s->check == 2, lay) + 6 * u;
+    } else if (ls) y = lesson_text(cr, wd->lesson, ls, g, th, x, y, tw, u, 0, lay) + 6 * u;
     else {
-        render_text_style body = render_style(15 * u, th->fg);
-        body.width = tw;
-        body.dir = RENDER_DIR_LTR;
+        render_text_style body = ui;
+        body.size = 15 * u;
+        body.color = th->fg;
         y += render_text(cr, caption_for(st), x, y, &body) + 12 * u;
     }
     if (wd->r->n_src_unk || wd->r->n_tgt_unk) {
-        int k = snprintf(buf, sizeof buf, "⚠ Not in the vocabulary, read as <unk>:");
+        int k = snprintf(buf, sizeof buf, "⚠ %s", _("Not in the vocabulary, read as <unk>:"));
+        // each word isolated (FSI … PDI): it keeps its own direction in either interface
         for (int i = 0; i < wd->r->S && k < (int)sizeof buf - 40; i++)
-            if (wd->r->src_ids[i] == wd->m->src_vocab.unk) k += snprintf(buf + k, sizeof buf - (size_t)k, " “%s”", wd->r->src_words[i]);
+            if (wd->r->src_ids[i] == wd->m->src_vocab.unk) k += snprintf(buf + k, sizeof buf - (size_t)k, " \u2068“%s”\u2069", wd->r->src_words[i]);
         for (int i = 0; i < wd->r->T && k < (int)sizeof buf - 40; i++)
-            if (!wd->r->greedy && wd->r->tgt_ids[i] == wd->m->tgt_vocab.unk) k += snprintf(buf + k, sizeof buf - (size_t)k, " “%s”", wd->r->tgt_words[i]);
-        render_text_style warn = render_style(14 * u, th->accent);
-        warn.width = tw;
-    warn.dir = RENDER_DIR_LTR;
+            if (!wd->r->greedy && wd->r->tgt_ids[i] == wd->m->tgt_vocab.unk) k += snprintf(buf + k, sizeof buf - (size_t)k, " \u2068“%s”\u2069", wd->r->tgt_words[i]);
+        render_text_style warn = ui;
+        warn.size = 14 * u;
+        warn.color = th->accent;
         y += render_text(cr, buf, x, y, &warn) + 10 * u;
     }
     if (wd->r->greedy) {
-        int k = snprintf(buf, sizeof buf, "Greedy decoding, %d of %d tokens ([ ] step):", wd->r->T, s->decode_step ? s->decode_full : wd->r->T);
+        int k = snprintf(buf, sizeof buf, _("Greedy decoding, %d of %d tokens ([ ] step):"), wd->r->T, s->decode_step ? s->decode_full : wd->r->T);
         // the sentence as one isolated run: a Persian one reads right to left
         k += snprintf(buf + k, sizeof buf - (size_t)k, " \u2068");
         for (int i = 1; i < wd->r->T && k < (int)sizeof buf - 40; i++) k += snprintf(buf + k, sizeof buf - (size_t)k, "%s%s", i > 1 ? " " : "", t->tgt_labels[i]);
         k += snprintf(buf + k, sizeof buf - (size_t)k, "\u2069");
-        render_text_style dec = render_style(14 * u, th->fg);
-        dec.width = tw;
-    dec.dir = RENDER_DIR_LTR;
+        render_text_style dec = ui;
+        dec.size = 14 * u;
+        dec.color = th->fg;
         y += render_text(cr, buf, x, y, &dec) + 10 * u;
     }
     if (s->hover_row >= 0 && s->hover_col >= 0 && s->hover_row < st->rows && s->hover_col < st->cols) {
         char a[16], b[16], v[32];
         float val = st->data[(size_t)s->hover_row * st->cols + s->hover_col];
-        // labels may be Persian or Arabic: isolate them (FSI … PDI) in the English line
+        // labels may be Persian or Arabic: isolate them (FSI … PDI) in the left-to-right line
         snprintf(buf, sizeof buf, "[%d, %d]  \u2068%s\u2069 · \u2068%s\u2069  =  %s", s->hover_row, s->hover_col,
                  tf_axis_label(t, st->row_axis, s->hover_row, a, sizeof a), tf_axis_label(t, st->col_axis, s->hover_col, b, sizeof b),
                  render_format_value(val, v, sizeof v, 4));
-        render_text_style hv = render_style(15 * u, th->fg);
+        render_text_style hv = math;
+        hv.size = 15 * u;
+        hv.color = th->fg;
         hv.bold = 1;
-        hv.width = tw;
-    hv.dir = RENDER_DIR_LTR;
         y += render_text(cr, buf, x, y, &hv) + 4 * u;
-        y += render_text(cr, "Click the cell to pin how it is computed.", x, y, &small) + 10 * u;
+        y += render_text(cr, _("Click the cell to pin how it is computed."), x, y, &ui) + 10 * u;
     }
     if (s->pin_row >= 0) { // the arithmetic card: the panel's height at least, below the text
         render_opts o = app_render_opts(s);
@@ -230,69 +326,98 @@ static double text_panel(cairo_t *cr, const app_state *s, const app_world *wd, c
     }
     cairo_restore(cr);
     double content = y - r.y + 12 * u;
-    if (content - s->panel_scroll > r.h + 1) { // more below: say so
-        render_text_style more = render_style(13 * u, th->accent);
+    if (content - s->panel_scroll > r.h + 1) { // more below: say so, at the end of the reading line
+        render_text_style more = ui_style(13 * u, th->accent, rtl);
         more.bold = 1;
-        more.align = RENDER_ALIGN_RIGHT;
+        more.align = rtl ? RENDER_ALIGN_LEFT : RENDER_ALIGN_RIGHT;
         fill_rect(cr, (app_rect){r.x, r.y + r.h - 22 * u, r.w, 22 * u}, th->panel);
-        render_text(cr, "▼ more (scroll)", r.x + r.w - 12 * u, r.y + r.h - 20 * u, &more);
+        snprintf(buf, sizeof buf, "▼ %s", _("more (scroll)"));
+        render_text(cr, buf, rtl ? r.x + 12 * u : r.x + r.w - 12 * u, r.y + r.h - 20 * u, &more);
     }
     return content;
 }
 
-static void help_overlay(cairo_t *cr, const render_theme *th, double w, double h, double u) {
+static void help_overlay(cairo_t *cr, const render_theme *th, double w, double h, double u, int rtl) {
     static const char *lines[][2] = {
-        {"→  Space", "next stage"},          {"←  Backspace", "previous stage"},
-        {"Home  End", "first / last stage"}, {"↑ PgUp  ↓ PgDn", "same stage, next / previous layer"},
-        {"1 … 8", "attention head"},         {"0", "all heads side by side"},
-        {"N  D  C", "encoder / decoder self-attention, cross-attention"},
-        {"[  ]", "greedy decoding: one token less / more"},
-        {"Tab  Shift+Tab", "type the source / target sentence (Enter runs it)"},
-        {"click a block", "jump there (navigator on the left)"},
-        {"hover  click", "a cell's value / pin its arithmetic"},
-        {"wheel  +  −  F", "zoom in / out, fit; drag to pan"},
-        {"P  H  F11", "presentation type, high contrast, fullscreen"},
-        {"Ctrl+S  E", "export the current view as PNG"},
-        {"L", "next lesson language (en, fa, ar, …)"},
-        {"Q", "self-check questions; again: the answers"},
-        {"?  F1  Esc", "this help / close it"},              {"Ctrl+Q", "quit"},
+        {"→  Space", N_("next stage")},          {"←  Backspace", N_("previous stage")},
+        {"Home  End", N_("first / last stage")}, {"↑ PgUp  ↓ PgDn", N_("same stage, next / previous layer")},
+        {"1 … 8", N_("attention head")},         {"0", N_("all heads side by side")},
+        {"N  D  C", N_("encoder / decoder self-attention, cross-attention")},
+        {"[  ]", N_("greedy decoding: one token less / more")},
+        {"Tab  Shift+Tab", N_("type the source / target sentence (Enter runs it)")},
+        {N_("click a block"), N_("jump there (the navigator)")},
+        {N_("hover  click"), N_("a cell's value / pin its arithmetic")},
+        {N_("wheel  +  −  F"), N_("zoom in / out, fit; drag to pan")},
+        {"P  H  F11", N_("presentation type, high contrast, fullscreen")},
+        {"Ctrl+S  E", N_("export the current view as PNG")},
+        {"L", N_("next language of the lesson and the interface (en, fa, ar, …)")},
+        {"Q", N_("self-check questions; again: the answers")},
+        {N_("hover a lesson word"), N_("the word in the other languages")},
+        {"?  F1  Esc", N_("this help / close it")},              {"Ctrl+Q", N_("quit")},
     };
     int n = (int)(sizeof lines / sizeof *lines);
+    u = fmin(u, h * 0.96 / ((70 + n * 30) * 1.0)); // presentation type on a short window: the whole list still fits
     cairo_set_source_rgba(cr, 0, 0, 0, 0.55);
     cairo_paint(cr);
     double bw = fmin(w * 0.8, 760 * u), bh = (70 + n * 30) * u;
     app_rect r = {(w - bw) / 2, (h - bh) / 2, bw, bh};
     box(cr, r, th->bg, th->accent, 3);
-    render_text_style ts = render_style(22 * u, th->fg);
+    // mirrored for a right-to-left interface: keys on the right, what they do to their left
+    double edge = rtl ? r.x + r.w - 24 * u : r.x + 24 * u, col = rtl ? r.x + r.w - 250 * u : r.x + 250 * u;
+    render_text_style ts = ui_style(22 * u, th->fg, rtl);
     ts.bold = 1;
-    render_text(cr, "Keys", r.x + 24 * u, r.y + 16 * u, &ts);
-    render_text_style ks = render_style(16 * u, th->fg), ds = render_style(16 * u, th->muted);
+    render_text(cr, _("Keys"), edge, r.y + 16 * u, &ts);
+    render_text_style ks = render_style(16 * u, th->fg), ds = ui_style(16 * u, th->muted, rtl);
     ks.bold = 1;
-    for (int i = 0; i < n; i++) {
-        double y = r.y + (58 + i * 30) * u;
-        render_text(cr, lines[i][0], r.x + 24 * u, y, &ks);
-        render_text(cr, lines[i][1], r.x + 250 * u, y, &ds);
+    ks.dir = RENDER_DIR_LTR; // key names are Latin; a translated word in them keeps its own direction
+    ks.align = rtl ? RENDER_ALIGN_RIGHT : RENDER_ALIGN_LEFT;
+    ks.max_width = 216 * u;
+    ds.max_width = bw - 274 * u;
+    for (int i = 0; i < n; i++) { // each text centred on its row: Arabic script is taller than Latin
+        double mid = r.y + (58 + i * 30 + 11) * u, tw, th1, th2;
+        render_text_size(cr, _(lines[i][0]), &ks, &tw, &th1);
+        render_text_size(cr, _(lines[i][1]), &ds, &tw, &th2);
+        render_text(cr, _(lines[i][0]), edge, mid - th1 / 2, &ks);
+        render_text(cr, _(lines[i][1]), col, mid - th2 / 2, &ds);
     }
+}
+
+// One more item of the status line: "  ·  " and the item, isolated (FSI … PDI)
+// so that ids and numbers keep their order in a right-to-left line.
+static void status_add(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void status_add(char *buf, size_t n, const char *fmt, ...) {
+    size_t k = strlen(buf);
+    if (k + 16 >= n) return;
+    k += (size_t)snprintf(buf + k, n - k, "%s\u2068", k ? "  ·  " : "");
+    va_list ap;
+    va_start(ap, fmt);
+    int m = vsnprintf(buf + k, n - k, fmt, ap);
+    va_end(ap);
+    k = m < 0 ? k : k + (size_t)m;
+    if (k + 4 < n) snprintf(buf + k, n - k, "\u2069");
 }
 
 void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, double h, app_layout *lay) {
     render_opts o = app_render_opts(s);
     render_theme th = render_theme_get(&o);
     double u = ui_unit(s, w);
+    int rtl = lesson_is_rtl(s->lang); // Persian, Arabic: the whole window mirrors (the matrices do not: they are math)
     memset(lay, 0, sizeof *lay);
+    lay->rtl = rtl;
     render_set_rgb(cr, th.bg);
     cairo_paint(cr);
     double top = 52 * u, bottom = 40 * u;
     double nav_w = fmin(fmax(w * 0.2, 220 * u), 400 * u), panel_w = fmin(fmax(w * 0.26, 280 * u), 540 * u);
     if (w < 900 * u) panel_w = 0; // a small window keeps the view
-    // top: the sentences
+    // top: the sentences, the source first in reading order
     double fw = (w - 24 * u) / 2;
-    lay->src_box = (app_rect){8 * u, 8 * u, fw, top - 16 * u};
-    lay->tgt_box = (app_rect){16 * u + fw, 8 * u, fw, top - 16 * u};
-    sentence_field(cr, s, &th, lay->src_box, u, 1, "Source (Tab)", s->src, "");
-    sentence_field(cr, s, &th, lay->tgt_box, u, 2, "Target (Shift+Tab)", s->tgt, "empty: the model decodes greedily");
-    // left: the navigator
-    lay->nav = (app_rect){0, top, nav_w, h - top - bottom};
+    app_rect first = {8 * u, 8 * u, fw, top - 16 * u}, second = {16 * u + fw, 8 * u, fw, top - 16 * u};
+    lay->src_box = rtl ? second : first;
+    lay->tgt_box = rtl ? first : second;
+    sentence_field(cr, s, &th, lay->src_box, u, 1, _("Source (Tab)"), s->src, "");
+    sentence_field(cr, s, &th, lay->tgt_box, u, 2, _("Target (Shift+Tab)"), s->tgt, _("empty: the model decodes greedily"));
+    // the navigator: left (right to left: right)
+    lay->nav = (app_rect){rtl ? w - nav_w : 0, top, nav_w, h - top - bottom};
     const tf_trace *t = wd->r ? &wd->r->trace : NULL;
     cairo_save(cr);
     cairo_rectangle(cr, lay->nav.x, lay->nav.y, lay->nav.w, lay->nav.h);
@@ -303,7 +428,7 @@ void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, do
     cairo_restore(cr);
     for (int i = 0; i < lay->n_boxes; i++) { lay->boxes[i].x += lay->nav.x; lay->boxes[i].y += lay->nav.y; }
     // middle: the stage
-    lay->view = (app_rect){nav_w, top, w - nav_w - panel_w, h - top - bottom};
+    lay->view = (app_rect){rtl ? panel_w : nav_w, top, w - nav_w - panel_w, h - top - bottom};
     cairo_save(cr);
     cairo_rectangle(cr, lay->view.x, lay->view.y, lay->view.w, lay->view.h);
     cairo_clip(cr);
@@ -314,42 +439,47 @@ void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, do
     } else {
         render_text_style es = render_style(18 * u, th.fg);
         es.width = lay->view.w - 60 * u;
-        render_text(cr, wd->load_error ? wd->load_error : "No model loaded.", lay->view.x + 30 * u, lay->view.y + 40 * u, &es);
+        render_text(cr, wd->load_error ? wd->load_error : _("No model loaded."), lay->view.x + 30 * u, lay->view.y + 40 * u, &es);
     }
     cairo_restore(cr);
-    // right: the text panel
-    lay->panel = (app_rect){w - panel_w, top, panel_w, h - top - bottom};
-    if (t && panel_w > 0) lay->panel_content_h = text_panel(cr, s, wd, &th, lay->panel, u);
-    // bottom: buttons and status
+    // the text panel: right (right to left: left)
+    lay->panel = (app_rect){rtl ? 0 : w - panel_w, top, panel_w, h - top - bottom};
+    if (t && panel_w > 0) lay->panel_content_h = text_panel(cr, s, wd, &th, lay->panel, u, lay);
+    // bottom: buttons and status; right to left, Prev is at the right and points right
     app_rect bar = {0, h - bottom, w, bottom};
     fill_rect(cr, bar, th.panel);
-    lay->prev_btn = (app_rect){8 * u, h - bottom + 5 * u, 96 * u, bottom - 10 * u};
-    lay->next_btn = (app_rect){112 * u, h - bottom + 5 * u, 96 * u, bottom - 10 * u};
-    button(cr, &th, lay->prev_btn, u, "◀ Prev");
-    button(cr, &th, lay->next_btn, u, "Next ▶");
-    char status[600];
-    size_t k = (size_t)snprintf(status, sizeof status, "%s", wd->model_name);
-#define STATUS(...) (k += k < sizeof status ? (size_t)snprintf(status + k, sizeof status - k, __VA_ARGS__) : 0)
+    double bwid = 96 * u, by = h - bottom + 5 * u, bh = bottom - 10 * u;
+    lay->prev_btn = (app_rect){rtl ? w - 8 * u - bwid : 8 * u, by, bwid, bh};
+    lay->next_btn = (app_rect){rtl ? w - 16 * u - 2 * bwid : 16 * u + bwid, by, bwid, bh};
+    char label[128];
+    snprintf(label, sizeof label, rtl ? "▶ %s" : "◀ %s", _("Prev"));
+    button(cr, &th, lay->prev_btn, u, label, rtl);
+    snprintf(label, sizeof label, rtl ? "%s ◀" : "%s ▶", _("Next"));
+    button(cr, &th, lay->next_btn, u, label, rtl);
+    char status[600] = "";
+    status_add(status, sizeof status, "%s", wd->model_name);
     if (t) {
         const tf_stage *st = &t->stages[s->stage];
-        STATUS("  ·  %s  ·  %d/%d", st->id, s->stage + 1, t->n);
-        if (st->layer >= 0) STATUS("  ·  layer %d", st->layer + 1);
-        if (st->head >= 0 && s->all_heads) STATUS("  ·  all heads");
-        else if (st->head >= 0) STATUS("  ·  head %d", st->head + 1);
-        if (wd->r->greedy) STATUS("  ·  decoding step %d/%d", wd->r->T, s->decode_step ? s->decode_full : wd->r->T);
-        if (s->zoom != 1) STATUS("  ·  zoom %.0f%%", s->zoom * 100);
+        status_add(status, sizeof status, "%s", st->id);
+        status_add(status, sizeof status, "%d/%d", s->stage + 1, t->n);
+        if (st->layer >= 0) status_add(status, sizeof status, _("layer %d"), st->layer + 1);
+        if (st->head >= 0 && s->all_heads) status_add(status, sizeof status, "%s", _("all heads"));
+        else if (st->head >= 0) status_add(status, sizeof status, _("head %d"), st->head + 1);
+        if (wd->r->greedy) status_add(status, sizeof status, _("decoding step %d/%d"), wd->r->T, s->decode_step ? s->decode_full : wd->r->T);
+        if (s->zoom != 1) status_add(status, sizeof status, _("zoom %.0f%%"), s->zoom * 100);
     }
-#undef STATUS
-    render_text_style ss = render_style(13 * u, th.fg);
+    double ty = h - bottom + (bottom - 18 * u) / 2;
+    render_text_style ss = ui_style(13 * u, th.fg, rtl);
     ss.max_width = w * 0.55;
-    render_text(cr, status, 224 * u, h - bottom + (bottom - 18 * u) / 2, &ss);
-    render_text_style ms = render_style(13 * u, s->message_is_error ? (render_rgb){0.8, 0.1, 0.1} : th.accent);
-    ms.align = RENDER_ALIGN_RIGHT;
+    render_text(cr, status, rtl ? w - 224 * u : 224 * u, ty, &ss);
+    render_text_style ms = ui_style(13 * u, s->message_is_error ? (render_rgb){0.8, 0.1, 0.1} : th.accent, rtl);
+    ms.align = rtl ? RENDER_ALIGN_LEFT : RENDER_ALIGN_RIGHT;
     ms.max_width = w * 0.38;
     ms.bold = 1;
     if (s->message_is_error && s->high_contrast) ms.color = (render_rgb){1, 0.4, 0.4};
-    render_text(cr, s->message[0] ? s->message : "? for help", w - 10 * u, h - bottom + (bottom - 18 * u) / 2, &ms);
-    if (s->help) help_overlay(cr, &th, w, h, u);
+    render_text(cr, s->message[0] ? s->message : _("? for help"), rtl ? 10 * u : w - 10 * u, ty, &ms);
+    if (s->term[0] && !s->help) term_tooltip(cr, s, wd, &th, w, h, u);
+    if (s->help) help_overlay(cr, &th, w, h, u, rtl);
 }
 
 int app_view_hit(const app_state *s, const app_world *wd, const app_layout *lay, double x, double y, int *row, int *col) {

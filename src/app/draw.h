@@ -19,7 +19,18 @@ typedef struct {
     const char *model_name;    // for the status line
     const char *load_error;    // shown in place of the view when there is no trace
     const lesson *lesson;      // the lesson beside each stage, or NULL (built-in captions)
+    const glossary *gloss;     // every language's glossary (hovering a term shows the others)
+    int n_gloss;
 } app_world;
+
+#define APP_MAX_TEXTS 96
+
+// A lesson block as the panel drew it, for hit testing the mouse against its words.
+typedef struct {
+    double x, y;               // where it was drawn, in the panel's unscrolled coordinates
+    int sec, blk;              // section and block of the lesson (indices: checked before use)
+    render_text_style style;   // as drawn (without its marks)
+} app_text_box;
 
 // Where the last frame put things (filled by app_draw).
 typedef struct {
@@ -29,6 +40,9 @@ typedef struct {
     app_rect prev_btn, next_btn;
     app_rect panel;            // the text panel, and the height of what it holds
     double panel_content_h;
+    app_text_box texts[APP_MAX_TEXTS]; // the lesson blocks in the panel
+    int n_texts;
+    int rtl;                   // the layout was mirrored for a right-to-left interface
     render_arch_box boxes[APP_MAX_BOXES];
     int n_boxes;
 } app_layout;
@@ -37,6 +51,10 @@ typedef struct {
 render_opts app_render_opts(const app_state *s);
 // Draws the whole window of w × h units (points; the caller scales for HiDPI).
 void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, double h, app_layout *lay);
+// The glossary of the state's language, or NULL.
+const glossary *app_glossary(const app_state *s, const app_world *wd);
+// The glossary key of the lesson word under window point (x, y) in the text panel, or NULL.
+const char *app_panel_term(const app_state *s, const app_world *wd, const app_layout *lay, double x, double y);
 // The cell of the stage view under window point (x, y), honouring zoom and pan; 0 if there is one.
 int app_view_hit(const app_state *s, const app_world *wd, const app_layout *lay, double x, double y, int *row, int *col);
 

@@ -1,6 +1,8 @@
 // state.c — the window's view state and every change input makes to it.
 #include "state.h"
 
+#include "../lesson/i18n.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,9 +68,9 @@ static int with_number(const tf_trace *t, const tf_stage *st, int which, int val
 
 static void layer_step(app_state *s, const tf_trace *t, int d) {
     const tf_stage *st = &t->stages[s->stage];
-    if (st->layer < 0) { app_state_message(s, 0, "%s is not inside a layer; ↑ ↓ move between layers", st->id); return; }
+    if (st->layer < 0) { app_state_message(s, 0, _("%s is not inside a layer; ↑ ↓ move between layers"), st->id); return; }
     int i = with_number(t, st, 0, st->layer + d);
-    if (i < 0) app_state_message(s, 0, "this is the %s layer", d > 0 ? "last" : "first");
+    if (i < 0) app_state_message(s, 0, "%s", d > 0 ? _("this is the last layer") : _("this is the first layer"));
     else set_stage(s, t, i);
 }
 
@@ -82,7 +84,7 @@ static void head_go(app_state *s, const tf_trace *t, int h) {
                  strstr(st->id, "cross_attn") ? "cross_attn" : "self_attn", h);
         i = tf_trace_find(t, id);
     }
-    if (i < 0) { app_state_message(s, 0, "there is no head %d here", h + 1); return; }
+    if (i < 0) { app_state_message(s, 0, _("there is no head %d here"), h + 1); return; }
     s->all_heads = 0;
     set_stage(s, t, i);
 }
@@ -107,6 +109,7 @@ app_do app_state_key(app_state *s, const tf_trace *t, app_key k) {
     if (!t || t->n == 0) return k == APP_KEY_QUIT ? APP_DO_QUIT : APP_DO_NOTHING;
     if (s->help && k != APP_KEY_QUIT && k != APP_KEY_FULLSCREEN) { s->help = 0; if (k == APP_KEY_HELP || k == APP_KEY_ESCAPE) return APP_DO_NOTHING; }
     s->message[0] = 0;
+    s->term[0] = 0; // the panel may change under the mouse: the next move finds the word again
     switch (k) {
     case APP_KEY_NEXT: set_stage(s, t, s->stage + 1); break;
     case APP_KEY_PREV: set_stage(s, t, s->stage - 1); break;
@@ -115,7 +118,7 @@ app_do app_state_key(app_state *s, const tf_trace *t, app_key k) {
     case APP_KEY_LAYER_UP: layer_step(s, t, +1); break;
     case APP_KEY_LAYER_DOWN: layer_step(s, t, -1); break;
     case APP_KEY_ALL_HEADS:
-        if (t->stages[s->stage].head < 0) app_state_message(s, 0, "0 shows every head of an attention stage; go to one first (N, D or C)");
+        if (t->stages[s->stage].head < 0) app_state_message(s, 0, "%s", _("0 shows every head of an attention stage; go to one first (N, D or C)"));
         else s->all_heads = !s->all_heads;
         break;
     case APP_KEY_ENCODER: jump_attention(s, t, "enc", "self_attn"); break;
@@ -123,12 +126,12 @@ app_do app_state_key(app_state *s, const tf_trace *t, app_key k) {
     case APP_KEY_CROSS: jump_attention(s, t, "dec", "cross_attn"); break;
     case APP_KEY_STEP_BACK:
     case APP_KEY_STEP_FORWARD: {
-        if (s->tgt[0]) { app_state_message(s, 0, "[ and ] step through greedy decoding; clear the target sentence (Shift+Tab) to decode"); break; }
+        if (s->tgt[0]) { app_state_message(s, 0, "%s", _("[ and ] step through greedy decoding; clear the target sentence (Shift+Tab) to decode")); break; }
         if (!s->decode_step) s->decode_full = t->T; // <bos> + every decoded token
         int cur = s->decode_step ? s->decode_step : s->decode_full;
         int next = cur + (k == APP_KEY_STEP_FORWARD ? 1 : -1);
         if (next < 1 || next > s->decode_full) {
-            app_state_message(s, 0, next < 1 ? "this is the first decoding step" : "decoding is complete");
+            app_state_message(s, 0, "%s", next < 1 ? _("this is the first decoding step") : _("decoding is complete"));
             break;
         }
         s->decode_step = next == s->decode_full ? 0 : next;

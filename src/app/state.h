@@ -53,6 +53,8 @@ typedef struct {
     char lang[16];             // the lessons' language (en, fa, ar, …)
     double panel_scroll;       // how far the text panel is scrolled down
     int check;                 // the lesson's self-check in the panel: 0 no, 1 questions, 2 with answers
+    char term[48];             // the glossary key of the lesson word under the mouse ("" none): its tooltip
+    double term_x, term_y;     // where the mouse is, for the tooltip
     char message[300];         // a line for the status bar (errors, "saved to …")
     int message_is_error;
 } app_state;

@@ -309,3 +309,79 @@ const char *glossary_word(const glossary *g, const char *key) {
     for (int i = 0; i < g->n; i++) if (!strcmp(g->key[i], key)) return g->word[i];
     return NULL;
 }
+
+// ---------------------------------------------------------------- glossary words in text
+// The code point at s (its length in *len; a broken byte counts as itself).
+static unsigned cp_at(const char *s, int *len) {
+    const unsigned char *p = (const unsigned char *)s;
+    int n = p[0] < 0x80 ? 1 : (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3 : (p[0] & 0xF8) == 0xF0 ? 4 : 1;
+    unsigned c = n == 1 ? p[0] : p[0] & (0x7F >> n);
+    for (int i = 1; i < n; i++) {
+        if ((p[i] & 0xC0) != 0x80) { *len = 1; return p[0]; }
+        c = c << 6 | (p[i] & 0x3F);
+    }
+    *len = n;
+    return c;
+}
+
+// Is c part of a word? Letters and digits of any script are; spaces,
+// punctuation, symbols, ZWNJ (which ends a Persian word before its suffix)
+// and the bidi marks around formulas are not.
+static int word_cp(unsigned c) {
+    if (c < 0x80) return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    if (c <= 0xBF || c == 0xD7 || c == 0xF7) return 0;                      // Latin-1 punctuation, ×, ÷
+    if (c == 0x060C || c == 0x061B || c == 0x061F || c == 0x06D4 || (c >= 0x066A && c <= 0x066D)) return 0; // ، ؛ ؟ ۔ ٪…
+    if (c >= 0x2000 && c <= 0x2BFF) return 0;                               // general punctuation, ZWNJ, bidi marks, arrows, math
+    if (c >= 0x3000 && c <= 0x303F) return 0;
+    return 1;
+}
+
+static int lower_ascii(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+// The end of word w if it starts text at i (ASCII without case), else -1.
+static int match_at(const char *text, int i, const char *w) {
+    int k = 0;
+    for (; w[k]; k++) {
+        unsigned char a = (unsigned char)text[i + k], b = (unsigned char)w[k];
+        if (!a || (a < 0x80 ? lower_ascii(a) != lower_ascii(b) : a != b)) return -1;
+    }
+    int end = i + k;
+    char last = w[k - 1];
+    if (((last >= 'a' && last <= 'z') || (last >= 'A' && last <= 'Z')) && lower_ascii((unsigned char)text[end]) == 's') {
+        int len;
+        if (!text[end + 1] || !word_cp(cp_at(text + end + 1, &len))) end++; // "heads", "keys"
+    }
+    int len;
+    if (text[end] && word_cp(cp_at(text + end, &len))) return -1;
+    return end;
+}
+
+int glossary_find(const glossary *g, const char *text, glossary_hit *hits, int max) {
+    int n = 0, i = 0, prev_word = 0;
+    while (text[i] && n < max) {
+        int len;
+        unsigned c = cp_at(text + i, &len);
+        int best = -1, best_end = -1;
+        if (!prev_word)
+            for (int e = 0; e < g->n; e++) {
+                int end = match_at(text, i, g->word[e]);
+                if (end > best_end) { best = e; best_end = end; }
+            }
+        if (best >= 0) {
+            hits[n++] = (glossary_hit){i, best_end, best};
+            i = best_end;
+            prev_word = 1; // a word's last letter (and a word never starts at what follows it)
+            continue;
+        }
+        prev_word = word_cp(c);
+        i += len;
+    }
+    return n;
+}
+
+int glossary_at(const glossary *g, const char *text, int i) {
+    glossary_hit hits[256];
+    int n = glossary_find(g, text, hits, 256);
+    for (int k = 0; k < n; k++) if (i >= hits[k].start && i < hits[k].end) return hits[k].entry;
+    return -1;
+}

@@ -51,6 +51,15 @@ int lesson_is_rtl(const char *lang);
 int glossary_load(glossary *g, const char *path, const char *lang, char *err, size_t n);
 void glossary_free(glossary *g);
 const char *glossary_word(const glossary *g, const char *key);
+// Where the glossary's words occur in plain text: whole words (letters of any
+// script; spaces, punctuation, ZWNJ and bidi marks end a word), Latin letters
+// compared without case, an "s" plural accepted after a Latin word, the
+// longest word where two start at the same place. Fills at most max hits
+// (byte ranges [start, end) and the entry) and returns how many.
+typedef struct { int start, end, entry; } glossary_hit;
+int glossary_find(const glossary *g, const char *text, glossary_hit *hits, int max);
+// The entry whose occurrence in text covers byte index i, or -1.
+int glossary_at(const glossary *g, const char *text, int i);
 
 // The folder that holds lessons/<lang>/ (TVIZ_LESSONS, next to the program, or the build's source tree).
 const char *lesson_dir(void);

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../lesson/i18n.h" // the box texts are the window's navigator: translated there (the CLI stays English)
+
 // ---------------------------------------------------------------- the blocks
 typedef enum { K_EMBED, K_PE, K_ATTN, K_NORM, K_FF, K_LINEAR, K_SOFTMAX } kind;
 
@@ -24,24 +26,24 @@ static const struct {
     const char *text, *label, *stage;
     kind k;
 } blocks[NB] = {
-    [B_SRC_EMBED] = {"Input\nEmbedding", "Input embedding", "src.embed", K_EMBED},
-    [B_SRC_PE] = {"Positional\nEncoding", "Positional encoding (encoder input)", "src.pe", K_PE},
-    [B_ENC_ATTN] = {"Multi-Head\nAttention", "Encoder self-attention", "enc.0.self_attn.q", K_ATTN},
-    [B_ENC_AN1] = {"Add & Norm", "Encoder add & norm 1", "enc.0.add1", K_NORM},
-    [B_ENC_FF] = {"Feed\nForward", "Encoder feed-forward", "enc.0.ffn.hidden", K_FF},
-    [B_ENC_AN2] = {"Add & Norm", "Encoder add & norm 2", "enc.0.add2", K_NORM},
-    [B_ENC_NORM] = {"Norm", "Encoder final norm", "enc.norm", K_NORM},
-    [B_TGT_EMBED] = {"Output\nEmbedding", "Output embedding", "tgt.embed", K_EMBED},
-    [B_TGT_PE] = {"Positional\nEncoding", "Positional encoding (decoder input)", "tgt.pe", K_PE},
-    [B_DEC_SELF] = {"Masked\nMulti-Head\nAttention", "Decoder masked self-attention", "dec.0.self_attn.q", K_ATTN},
-    [B_DEC_AN1] = {"Add & Norm", "Decoder add & norm 1", "dec.0.add1", K_NORM},
-    [B_DEC_CROSS] = {"Multi-Head\nAttention", "Decoder cross-attention", "dec.0.cross_attn.q", K_ATTN},
-    [B_DEC_AN2] = {"Add & Norm", "Decoder add & norm 2", "dec.0.add2", K_NORM},
-    [B_DEC_FF] = {"Feed\nForward", "Decoder feed-forward", "dec.0.ffn.hidden", K_FF},
-    [B_DEC_AN3] = {"Add & Norm", "Decoder add & norm 3", "dec.0.add3", K_NORM},
-    [B_DEC_NORM] = {"Norm", "Decoder final norm", "dec.norm", K_NORM},
-    [B_LINEAR] = {"Linear", "Linear (logits)", "out.logits", K_LINEAR},
-    [B_SOFTMAX] = {"Softmax", "Softmax (output probabilities)", "out.probs", K_SOFTMAX},
+    [B_SRC_EMBED] = {N_("Input\nEmbedding"), N_("Input embedding"), "src.embed", K_EMBED},
+    [B_SRC_PE] = {N_("Positional\nEncoding"), N_("Positional encoding (encoder input)"), "src.pe", K_PE},
+    [B_ENC_ATTN] = {N_("Multi-Head\nAttention"), N_("Encoder self-attention"), "enc.0.self_attn.q", K_ATTN},
+    [B_ENC_AN1] = {N_("Add & Norm"), N_("Encoder add & norm 1"), "enc.0.add1", K_NORM},
+    [B_ENC_FF] = {N_("Feed\nForward"), N_("Encoder feed-forward"), "enc.0.ffn.hidden", K_FF},
+    [B_ENC_AN2] = {N_("Add & Norm"), N_("Encoder add & norm 2"), "enc.0.add2", K_NORM},
+    [B_ENC_NORM] = {N_("Norm"), N_("Encoder final norm"), "enc.norm", K_NORM},
+    [B_TGT_EMBED] = {N_("Output\nEmbedding"), N_("Output embedding"), "tgt.embed", K_EMBED},
+    [B_TGT_PE] = {N_("Positional\nEncoding"), N_("Positional encoding (decoder input)"), "tgt.pe", K_PE},
+    [B_DEC_SELF] = {N_("Masked\nMulti-Head\nAttention"), N_("Decoder masked self-attention"), "dec.0.self_attn.q", K_ATTN},
+    [B_DEC_AN1] = {N_("Add & Norm"), N_("Decoder add & norm 1"), "dec.0.add1", K_NORM},
+    [B_DEC_CROSS] = {N_("Multi-Head\nAttention"), N_("Decoder cross-attention"), "dec.0.cross_attn.q", K_ATTN},
+    [B_DEC_AN2] = {N_("Add & Norm"), N_("Decoder add & norm 2"), "dec.0.add2", K_NORM},
+    [B_DEC_FF] = {N_("Feed\nForward"), N_("Decoder feed-forward"), "dec.0.ffn.hidden", K_FF},
+    [B_DEC_AN3] = {N_("Add & Norm"), N_("Decoder add & norm 3"), "dec.0.add3", K_NORM},
+    [B_DEC_NORM] = {N_("Norm"), N_("Decoder final norm"), "dec.norm", K_NORM},
+    [B_LINEAR] = {N_("Linear"), N_("Linear (logits)"), "out.logits", K_LINEAR},
+    [B_SOFTMAX] = {N_("Softmax"), N_("Softmax (output probabilities)"), "out.probs", K_SOFTMAX},
 };
 
 // The block a stage id belongs to, or -1.
@@ -141,7 +143,7 @@ static double widest_line(cairo_t *cr, double fs) {
     double mw = 0;
     char line[64];
     for (int b = 0; b < NB; b++)
-        for (const char *p = blocks[b].text; *p;) {
+        for (const char *p = _(blocks[b].text); *p;) {
             size_t n = strcspn(p, "\n");
             snprintf(line, sizeof line, "%.*s", (int)n, p);
             mw = fmax(mw, text_w(cr, line, &st));
@@ -155,8 +157,8 @@ typedef struct {
     int L_enc, L_dec, H;   // 0 without a model
 } model_info;
 
-static const char *input_text[2] = {"Inputs", "Outputs\n(shifted right)"};
-static const char *output_text = "Output\nProbabilities";
+static const char *input_text[2] = {N_("Inputs"), N_("Outputs\n(shifted right)")};
+static const char *output_text = N_("Output\nProbabilities");
 
 static render_text_style n_style(const layout *L, render_rgb c) {
     render_text_style st = render_style(L->fs * 1.3, c);
@@ -185,7 +187,7 @@ static void arch_layout(cairo_t *cr, layout *L, const model_info *mi, double fs,
     double hb[NB];
     for (int b = 0; b < NB; b++) {
         double minh = blocks[b].k == K_ATTN ? 3.0 : blocks[b].k == K_FF || blocks[b].k == K_EMBED ? 2.6 : 1.9;
-        hb[b] = fmax(minh * u, text_h(cr, blocks[b].text, &bs) + 0.7 * u);
+        hb[b] = fmax(minh * u, text_h(cr, _(blocks[b].text), &bs) + 0.7 * u);
     }
     hb[B_SRC_EMBED] = hb[B_TGT_EMBED] = fmax(hb[B_SRC_EMBED], hb[B_TGT_EMBED]);
     // N× and, under it, the badge: two lines, as wide as the widest it can say
@@ -195,10 +197,10 @@ static void arch_layout(cairo_t *cr, layout *L, const model_info *mi, double fs,
         else snprintf(L->n_text[side], sizeof L->n_text[side], "N×");
     }
     L->n_h = text_h(cr, "N×", &ns);
-    char s1[40], s2[40];
+    char s1[80], s2[80];
     int most = mi->L_enc > mi->L_dec ? mi->L_enc : mi->L_dec;
-    snprintf(s1, sizeof s1, "layer %d of %d", most > 0 ? most : 8, most > 0 ? most : 8);
-    snprintf(s2, sizeof s2, "head %d of %d", mi->H > 0 ? mi->H : 8, mi->H > 0 ? mi->H : 8);
+    snprintf(s1, sizeof s1, _("layer %d of %d"), most > 0 ? most : 8, most > 0 ? most : 8);
+    snprintf(s2, sizeof s2, _("head %d of %d"), mi->H > 0 ? mi->H : 8, mi->H > 0 ? mi->H : 8);
     L->badge_w = fmax(text_w(cr, s1, &gs), text_w(cr, s2, &gs)) + 0.8 * u;
     L->badge_h = 2 * text_h(cr, s1, &gs) + 0.5 * u;
     L->plus_r = 0.55 * u;
@@ -214,11 +216,11 @@ static void arch_layout(cairo_t *cr, layout *L, const model_info *mi, double fs,
         int emb = side == ENC ? B_SRC_EMBED : B_TGT_EMBED, pe = emb + 1;
         // y grows downwards; 0 is the bottom of the embeddings
         L->box[emb] = (rect){bx, -hb[emb], bw, hb[emb]};
-        double lab_h = text_h(cr, input_text[side], &ss);
+        double lab_h = text_h(cr, _(input_text[side]), &ss);
         L->y1 = fmax(L->y1, 1.1 * u + lab_h);
         // the ⊕ between embedding and stack, clear of both by its label's height;
         // the PE icon just outside the column, its label beyond
-        double pw = text_w(cr, blocks[pe].text, &ss), ph = text_h(cr, blocks[pe].text, &ss);
+        double pw = text_w(cr, _(blocks[pe].text), &ss), ph = text_h(cr, _(blocks[pe].text), &ss);
         double half = fmax(L->icon_r, ph / 2) + 0.3 * u, pe_gap = fmax(1.3 * u, half - L->plus_r + 0.9 * u);
         L->plus_y[side] = -hb[emb] - pe_gap - L->plus_r;
         double dir = side == ENC ? -1 : 1;
@@ -265,7 +267,7 @@ static void arch_layout(cairo_t *cr, layout *L, const model_info *mi, double fs,
             L->turn_y = L->enc_out_y - (first ? 1.8 : 1.0) * u; // clear of the stack's border
             L->y0 = fmin(L->y0, L->turn_y);
         } else {
-            L->y0 = fmin(L->y0, y - 1.1 * u - text_h(cr, output_text, &ss));
+            L->y0 = fmin(L->y0, y - 1.1 * u - text_h(cr, _(output_text), &ss));
         }
         // N× and the badge beside the stack
         double side_w = fmax(text_w(cr, L->n_text[side], &ns), L->badge_w) + 0.5 * u;
@@ -388,8 +390,8 @@ static void draw_box(cairo_t *cr, const layout *L, int b) {
     cairo_set_line_width(cr, L->lw);
     cairo_stroke(cr);
     render_text_style st = box_style(L);
-    double th = text_h(cr, blocks[b].text, &st);
-    render_text(cr, blocks[b].text, r.x + 0.4 * L->u, mid_y(r) - th / 2, &st);
+    double th = text_h(cr, _(blocks[b].text), &st);
+    render_text(cr, _(blocks[b].text), r.x + 0.4 * L->u, mid_y(r) - th / 2, &st);
 }
 
 // The ⊕, the wave icon and the "Positional Encoding" label of one side.
@@ -416,7 +418,7 @@ static void draw_pe(cairo_t *cr, const layout *L, int side, const render_theme *
     }
     cairo_stroke(cr);
     render_text_style st = side_style(L, th->fg);
-    const char *text = blocks[side == ENC ? B_SRC_PE : B_TGT_PE].text;
+    const char *text = _(blocks[side == ENC ? B_SRC_PE : B_TGT_PE].text);
     double tw = text_w(cr, text, &st), tht = text_h(cr, text, &st);
     st.width = tw + 1; // a paragraph, so its two lines align towards the icon
     st.align = side == ENC ? RENDER_ALIGN_RIGHT : RENDER_ALIGN_LEFT;
@@ -449,9 +451,9 @@ static void draw_labels(cairo_t *cr, const layout *L, const render_theme *th) {
     st.align = RENDER_ALIGN_CENTER;
     st.width = L->bw + 2 * u;
     for (int side = ENC; side <= DEC; side++)
-        render_text(cr, input_text[side], L->cx[side] - L->bw / 2 - u, 1.1 * u, &st);
-    double oh = text_h(cr, output_text, &st);
-    render_text(cr, output_text, L->cx[DEC] - L->bw / 2 - u, L->box[B_SOFTMAX].y - 1.1 * u - oh, &st);
+        render_text(cr, _(input_text[side]), L->cx[side] - L->bw / 2 - u, 1.1 * u, &st);
+    double oh = text_h(cr, _(output_text), &st);
+    render_text(cr, _(output_text), L->cx[DEC] - L->bw / 2 - u, L->box[B_SOFTMAX].y - 1.1 * u - oh, &st);
     render_text_style ns = n_style(L, th->fg);
     for (int side = ENC; side <= DEC; side++) {
         rect s = L->stack[side];
@@ -464,12 +466,13 @@ static void draw_labels(cairo_t *cr, const layout *L, const render_theme *th) {
 // "layer 2 of 6" / "head 1 of 8" under the N× of the stack the stage is in.
 static void draw_badge(cairo_t *cr, const layout *L, const tf_stage *s, const model_info *mi, render_rgb accent) {
     int side = s->part == TF_PART_DEC ? DEC : ENC, layers = side == ENC ? mi->L_enc : mi->L_dec;
-    char text[80];
-    int k = layers > 0 ? snprintf(text, sizeof text, "layer %d of %d", s->layer + 1, layers)
-                       : snprintf(text, sizeof text, "layer %d", s->layer + 1);
-    if (s->head >= 0 && k > 0 && (size_t)k < sizeof text) {
-        if (mi->H > 0) snprintf(text + k, sizeof text - (size_t)k, "\nhead %d of %d", s->head + 1, mi->H);
-        else snprintf(text + k, sizeof text - (size_t)k, "\nhead %d", s->head + 1);
+    char text[160];
+    int k = layers > 0 ? snprintf(text, sizeof text, _("layer %d of %d"), s->layer + 1, layers)
+                       : snprintf(text, sizeof text, _("layer %d"), s->layer + 1);
+    if (s->head >= 0 && k > 0 && (size_t)k + 1 < sizeof text) {
+        text[k++] = '\n';
+        if (mi->H > 0) snprintf(text + k, sizeof text - (size_t)k, _("head %d of %d"), s->head + 1, mi->H);
+        else snprintf(text + k, sizeof text - (size_t)k, _("head %d"), s->head + 1);
     }
     double u = L->u;
     int dark = 0.2126 * accent.r + 0.7152 * accent.g + 0.0722 * accent.b < 0.55;
@@ -562,7 +565,7 @@ int render_architecture(cairo_t *cr, const tf_trace *t, const tf_model *m, int s
         if (boxes && n < max) {
             render_arch_box *x = &boxes[n];
             rect r = L.box[b];
-            *x = (render_arch_box){tx + sc * r.x, ty + sc * r.y, sc * r.w, sc * r.h, "", blocks[b].label};
+            *x = (render_arch_box){tx + sc * r.x, ty + sc * r.y, sc * r.w, sc * r.h, "", _(blocks[b].label)};
             snprintf(x->stage, sizeof x->stage, "%s", blocks[b].stage);
         }
         n++;

@@ -62,6 +62,9 @@ typedef struct {
     double angle;      // rotation in radians about (x, y), e.g. -M_PI/4 for slanted column labels
     int dir;           // paragraph direction: RENDER_DIR_AUTO (from the first strong letter), _LTR or _RTL
     render_rgb color;
+    const int *marks;  // n_marks [start, end) byte ranges of the (markup-free) text to underline, e.g. glossary words
+    int n_marks;
+    render_rgb mark_color;
 } render_text_style;
 
 enum { RENDER_DIR_AUTO, RENDER_DIR_LTR, RENDER_DIR_RTL };
@@ -79,6 +82,12 @@ double render_text_caret(cairo_t *cr, const char *utf8, const render_text_style 
 // Pango markup (<b>, <i>, <sub>, <sup>, <span …>) instead of plain text.
 double render_markup(cairo_t *cr, const char *markup, double x, double y, const render_text_style *s);
 void render_markup_size(cairo_t *cr, const char *markup, const render_text_style *s, double *w, double *h);
+// The text of markup without its tags (what byte indices below refer to), in buf; 0, or -1 if it does not parse.
+int render_markup_plain(const char *markup, char *buf, size_t n);
+// Hit testing: the byte index in the markup's plain text of the character at
+// (x, y), relative to where render_markup would draw it at (0, 0); -1 if the
+// point is outside the text.
+int render_markup_index(cairo_t *cr, const char *markup, const render_text_style *s, double x, double y);
 
 // Formats a number for a cell: "0.842", "-12.3", "−∞". buf at least 16 bytes.
 const char *render_format_value(float v, char *buf, size_t n, int digits);

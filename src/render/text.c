@@ -47,6 +47,21 @@ static PangoLayout *make_layout(cairo_t *cr, const char *text, int markup, const
     }
     if (markup) pango_layout_set_markup(l, text, -1);
     else pango_layout_set_text(l, text, -1);
+    if (s->n_marks > 0) { // a thin underline in a soft colour under each range
+        PangoAttrList *al = pango_layout_get_attributes(l);
+        al = al ? pango_attr_list_copy(al) : pango_attr_list_new();
+        for (int i = 0; i < s->n_marks; i++) {
+            PangoAttribute *u = pango_attr_underline_new(PANGO_UNDERLINE_SINGLE_LINE);
+            PangoAttribute *c = pango_attr_underline_color_new((guint16)(s->mark_color.r * 65535), (guint16)(s->mark_color.g * 65535),
+                                                               (guint16)(s->mark_color.b * 65535));
+            u->start_index = c->start_index = (guint)s->marks[2 * i];
+            u->end_index = c->end_index = (guint)s->marks[2 * i + 1];
+            pango_attr_list_insert(al, u);
+            pango_attr_list_insert(al, c);
+        }
+        pango_layout_set_attributes(l, al);
+        pango_attr_list_unref(al);
+    }
     if (s->width > 0) {
         pango_layout_set_width(l, (int)(s->width * PANGO_SCALE));
         pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
@@ -109,6 +124,26 @@ void render_markup_size(cairo_t *cr, const char *markup, const render_text_style
     PangoLayout *l = make_layout(cr, markup, 1, s);
     layout_size(l, s, w, h);
     g_object_unref(l);
+}
+
+int render_markup_plain(const char *markup, char *buf, size_t n) {
+    char *text = NULL;
+    if (!pango_parse_markup(markup, -1, 0, NULL, &text, NULL, NULL)) return -1;
+    snprintf(buf, n, "%s", text);
+    g_free(text);
+    return 0;
+}
+
+int render_markup_index(cairo_t *cr, const char *markup, const render_text_style *s, double x, double y) {
+    PangoLayout *l = make_layout(cr, markup, 1, s);
+    double w, h;
+    layout_size(l, s, &w, &h);
+    if (s->width <= 0 && s->align == RENDER_ALIGN_CENTER) x += w / 2; // as draw_layout places it
+    else if (s->width <= 0 && s->align == RENDER_ALIGN_RIGHT) x += w;
+    int index = -1, trailing = 0;
+    if (x < 0 || y < 0 || y >= h || !pango_layout_xy_to_index(l, (int)(x * PANGO_SCALE), (int)(y * PANGO_SCALE), &index, &trailing)) index = -1;
+    g_object_unref(l);
+    return index;
 }
 
 double render_text_caret(cairo_t *cr, const char *utf8, const render_text_style *s, int i) {

@@ -1,0 +1,140 @@
+// test_i18n.c — the interface's translations (build/locale/<lang>/LC_MESSAGES/tviz.mo,
+// made by the Makefile from po/*.po), switched at run time as the L key does,
+// and the glossary words found in lesson text and under a point of it.
+#include "testutil.h"
+
+#include <locale.h>
+
+#include "../src/lesson/i18n.h"
+#include "../src/lesson/lesson.h"
+#include "../src/render/render.h"
+
+// The hard case first: a process whose message locale is "C", where GNU
+// gettext would ignore LANGUAGE.
+static int setup(void **state) {
+    (void)state;
+    setenv("LC_ALL", "C", 1);
+    setenv("LANGUAGE", "de", 1); // the environment's choice is overridden by the window's language
+    i18n_init();
+    return 0;
+}
+
+static void catalogues_switch_at_run_time(void **state) {
+    (void)state;
+    assert_int_equal(i18n_set_language("fa"), 1);
+    assert_string_equal(_("Next"), "بعدی");
+    assert_string_equal(_("Prev"), "قبلی");
+    assert_string_equal(_("Keys"), "کلیدهای میان‌بر");
+    char buf[64];
+    snprintf(buf, sizeof buf, _("layer %d"), 2);
+    assert_string_equal(buf, "لایهٔ 2");
+    assert_string_equal(_("Multi-Head\nAttention"), "توجه\nچندسر"); // the navigator's boxes
+    assert_int_equal(i18n_set_language("ar"), 1);
+    assert_string_equal(_("Next"), "التالي");
+    assert_string_equal(_("? for help"), "اضغط ? للمساعدة");
+    assert_int_equal(i18n_set_language("fa"), 1); // and back: nothing stale is cached
+    assert_string_equal(_("Next"), "بعدی");
+    assert_string_equal(_("a string no catalogue has"), "a string no catalogue has"); // untranslated: English
+    assert_int_equal(i18n_set_language("xx"), 0); // no catalogue: English
+    assert_string_equal(_("Next"), "Next");
+    assert_int_equal(i18n_set_language("en"), 0);
+    assert_string_equal(_("? for help"), "? for help");
+    assert_int_equal(i18n_set_language(NULL), 0);
+    assert_string_equal(_("Prev"), "Prev");
+}
+
+// Built beside the test binaries (build/locale), or where TVIZ_LOCALE says.
+static void the_catalogue_folder(void **state) {
+    (void)state;
+    char mo[4200];
+    snprintf(mo, sizeof mo, "%s/fa/LC_MESSAGES/tviz.mo", i18n_locale_dir());
+    assert_int_equal(access(mo, R_OK), 0);
+    setenv("TVIZ_LOCALE", "/nonexistent", 1);
+    assert_string_equal(i18n_locale_dir(), "/nonexistent");
+    unsetenv("TVIZ_LOCALE");
+}
+
+static glossary load(const char *lang) {
+    glossary g;
+    char path[256], err[256];
+    snprintf(path, sizeof path, "lessons/%s/glossary.txt", lang);
+    if (glossary_load(&g, path, lang, err, sizeof err)) fail_msg("%s:%s", path, err);
+    return g;
+}
+
+static const char *key_of(const glossary *g, const glossary_hit *h) { return g->key[h->entry]; }
+
+static void glossary_words_in_text(void **state) {
+    (void)state;
+    glossary en = load("en");
+    const char *t = "Attention heads attend to keys; a Key, the key. Keyboards and monkeys do not count, "
+                    "layer normalization does, and so does the feed-forward layer.";
+    glossary_hit h[16];
+    int n = glossary_find(&en, t, h, 16);
+    assert_int_equal(n, 7);
+    assert_string_equal(key_of(&en, &h[0]), "attention");
+    assert_int_equal(h[0].start, 0);
+    assert_int_equal(h[0].end, 9);
+    assert_string_equal(key_of(&en, &h[1]), "head"); // "heads": the plural
+    assert_int_equal(h[1].end, 15);
+    assert_string_equal(key_of(&en, &h[2]), "key");  // "keys", "Key", "key": not "Keyboards" nor "monkeys"
+    assert_string_equal(key_of(&en, &h[3]), "key");
+    assert_string_equal(key_of(&en, &h[4]), "key");
+    assert_string_equal(key_of(&en, &h[5]), "layer-normalization"); // the longest word, over two words
+    assert_int_equal(h[5].end - h[5].start, (int)strlen("layer normalization"));
+    assert_string_equal(key_of(&en, &h[6]), "feed-forward"); // a hyphen inside the word
+    assert_int_equal(glossary_at(&en, t, 3), 0);              // inside "Attention"
+    assert_int_equal(glossary_at(&en, t, 9), -1);             // the space after it
+    glossary fa = load("fa");
+    const char *p = "در «توجه» هر سر‌ها به کلیدها نگاه می‌کند؛ سرمایه نه، ولی نرمال‌سازی لایه بله.";
+    n = glossary_find(&fa, p, h, 16);
+    assert_int_equal(n, 3);
+    assert_string_equal(key_of(&fa, &h[0]), "attention"); // between guillemets
+    assert_string_equal(key_of(&fa, &h[1]), "head");      // before a ZWNJ and its suffix; not in سرمایه
+    assert_string_equal(key_of(&fa, &h[2]), "layer-normalization");
+    assert_int_equal(h[0].start, (int)strlen("در «"));
+    glossary_free(&en);
+    glossary_free(&fa);
+}
+
+// Pango's hit testing: the byte under a point of laid-out lesson text, and
+// so the glossary word there.
+static void hit_testing_a_word(void **state) {
+    (void)state;
+    glossary en = load("en");
+    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 10, 10);
+    cairo_t *cr = cairo_create(sf);
+    // (a tag that leaves the metrics alone, so the plain text's caret positions hold)
+    const char *m = "The <span foreground=\"red\">softmax</span> turns scores into attention weights.";
+    char plain[256];
+    assert_int_equal(render_markup_plain(m, plain, sizeof plain), 0);
+    assert_string_equal(plain, "The softmax turns scores into attention weights.");
+    render_text_style st = render_style(15, (render_rgb){0, 0, 0});
+    st.width = 600;
+    int at = (int)(strstr(plain, "attention") - plain);
+    double x0 = render_text_caret(cr, plain, &st, at), x1 = render_text_caret(cr, plain, &st, at + 9);
+    assert_true(x1 - x0 > 30);
+    int i = render_markup_index(cr, m, &st, (x0 + x1) / 2, 8);
+    assert_true(i >= at && i < at + 9);
+    assert_string_equal(en.key[glossary_at(&en, plain, i)], "attention");
+    i = render_markup_index(cr, m, &st, x1 + 3, 8); // " weights"
+    assert_int_equal(glossary_at(&en, plain, i), -1);
+    assert_int_equal(render_markup_index(cr, m, &st, 300, -4), -1); // above the text
+    assert_int_equal(render_markup_index(cr, m, &st, 590, 8), -1);  // right of its end
+    st.dir = RENDER_DIR_RTL; // a right-aligned paragraph: the same word is further right
+    double xr = render_text_caret(cr, plain, &st, at);
+    assert_true(xr > x0 + 50);
+    cairo_destroy(cr);
+    cairo_surface_destroy(sf);
+    glossary_free(&en);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(catalogues_switch_at_run_time),
+        cmocka_unit_test(the_catalogue_folder),
+        cmocka_unit_test(glossary_words_in_text),
+        cmocka_unit_test(hit_testing_a_word),
+    };
+    return cmocka_run_group_tests_name("i18n", tests, setup, NULL);
+}
