@@ -90,7 +90,7 @@ void tf_acts_free(tf_acts *a) {
 // ids (T) -> embed (T,C) = E[id] · scale; pe (T,C); input = embed + pe   (§3.4, §3.5)
 static void embed_forward(float *embed, float *pe, float *input, const float *E, float scale, const int *ids, int T, int C) {
     for (int t = 0; t < T; t++)
-        for (int c = 0; c < C; c++) embed[(size_t)t * C + c] = E[(size_t)ids[t] * C + c] * scale;
+        for (int c = 0; c < C; c++) embed[(size_t)t * C + c] = tf_sat(E[(size_t)ids[t] * C + c] * scale);
     tf_positional_encoding(pe, T, C);
     tf_add(input, embed, pe, T * C);
 }
