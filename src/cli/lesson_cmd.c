@@ -180,7 +180,7 @@ static int check(const char *dir) {
     if (have_gref) glossary_free(&gref);
     tf_run_free(&r);
     tf_model_free(&m);
-    printf("lesson check: %d languages, %d files, %d sections: %d problem%s", nl, n_files, n_sections, problems, problems == 1 ? "" : "s");
+    printf("lesson check: %d languages, %d files, %d sections: %d problem%s\n", nl, n_files, n_sections, problems, problems == 1 ? "" : "s");
     return problems ? 1 : 0;
 }
 
@@ -191,6 +191,6 @@ int cmd_lesson(int argc, char **argv) {
     }
     if (argc >= 2 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")) return cli_error(argv[1], "unknown; use tviz lesson check [DIR]");
     fputs("Usage: tviz lesson check [DIR]\nChecks every lesson file under DIR (default: the lessons folder): it parses, each stage id\n"
-          "it names exists, each language has every section of en/, and each glossary has every key.", stdout);
+          "it names exists, each language has every section of en/, and each glossary has every key.\n", stdout);
     return argc < 2;
 }
