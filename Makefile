@@ -1,6 +1,7 @@
 # tviz — `make run` opens tviz on the default model and sentence,
 # `make test` builds and runs every test (also under ASan + UBSan + LeakSanitizer,
-# `make check-sanitize`) and a short run of each fuzzer; `make fuzz` fuzzes longer.
+# `make check-sanitize`), a short run of each fuzzer (`make fuzz` fuzzes longer)
+# and a window session under valgrind (`make valgrind`).
 # Missing Debian packages are installed first (as root), or the one command
 # to install them is printed.
 
@@ -19,7 +20,7 @@ SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 DEB_PKGS := gcc libc6-dev make pkg-config libcjson-dev libcmocka-dev \
             libcairo2-dev libpango1.0-dev libstb-dev fonts-noto-core fonts-dejavu-core \
             libsdl2-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps \
-            clang libclang-rt-14-dev
+            clang libclang-rt-14-dev valgrind
 
 MODEL_SRC  := $(wildcard src/model/*.c)
 RENDER_SRC := $(wildcard src/render/*.c)
@@ -85,7 +86,7 @@ $(B)/mkbad: tests/mkbad.c $(B)/.deps
 run: $(B)/tviz
 	./$(B)/tviz
 
-test: test-unit check-sanitize fuzz-smoke
+test: test-unit check-sanitize fuzz-smoke valgrind
 
 test-unit: $(B)/tviz $(B)/mkbad $(addprefix $(B)/,$(TESTS))
 	@for t in $(TESTS); do ./$(B)/$$t || exit 1; done
@@ -143,8 +144,7 @@ soak: $(B)/tviz
 	TVIZ=./$(B)/tviz SOAK=$(SOAK_EVENTS) SOAK_ONLY=1 sh tests/window_test.sh
 
 valgrind: $(B)/tviz
-	@command -v valgrind >/dev/null || { echo "make valgrind needs valgrind: sudo apt-get install -y valgrind"; exit 1; }
-	sh tests/valgrind.sh ./$(B)/tviz
+	@sh tests/valgrind.sh ./$(B)/tviz
 
 $(B)/bench: tests/bench/bench.c $(OBJ)
 	$(CC) -O2 -g $(WARN) $(DEFS) $(INC) -o $@ $< $(OBJ) $(LDLIBS)
