@@ -25,7 +25,7 @@ static void softmax_huge_scores(void **state) {
     CHECK_CLOSE(p[0], 0.5, 1e-7);
     CHECK_CLOSE(p[1], 0.5, 1e-7);
     assert_true(p[2] == 0.0f && p[3] == 0.0f);
-    // the largest floats: FLT_MAX − (−FLT_MAX) overflows to ∞, and exp(−∞) is exactly 0
+    // the largest floats: −FLT_MAX − FLT_MAX overflows to −∞, and exp(−∞) is exactly 0
     const float extreme[4] = {FLT_MAX, -FLT_MAX, FLT_MAX, 1.0f};
     tf_softmax_rows(p, extreme, 1, 4);
     CHECK_CLOSE(p[0], 0.5, 1e-7);
@@ -34,9 +34,9 @@ static void softmax_huge_scores(void **state) {
     const float all_min[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX}; // equal scores, however small: uniform
     tf_softmax_rows(p, all_min, 1, 3);
     for (int i = 0; i < 3; i++) CHECK_CLOSE(p[i], 1.0 / 3, 1e-7);
-    // close huge scores keep their difference: e^1 : e^0
-    const float near[2] = {1e30f, 1e30f}; // (1e30 + 1 is 1e30 in float: equal)
-    tf_softmax_rows(p, near, 1, 2);
+    // equal huge scores share the row, however large
+    const float equal[2] = {1e30f, 1e30f};
+    tf_softmax_rows(p, equal, 1, 2);
     CHECK_CLOSE(p[0], 0.5, 1e-7);
 }
 
