@@ -499,9 +499,9 @@ static int soak(app *a, long n, unsigned seed) {
     static const char *sentences[][4] = {{"Tab", "End", "type:_today", "Return"}, {"Tab", "Home", "type:I_", "Return"},
                                          {"Shift+Tab", "End", "type:_من", "Return"}, {"Tab", "End", "type:_a_a_a_a_a_a_a_a_a_a_a_a", "Return"},
                                          {"Tab", "Backspace", "Backspace", "Return"}, {"Shift+Tab", "Home", "Delete", "Return"}};
-    // Screens and projectors, and odd sizes. (Each new window size makes the
-    // font libraries cache glyphs at new text sizes, bounded but growing for
-    // a while: a fixed set keeps the memory check about tviz's own memory.)
+    // Screens and projectors, and odd sizes. (Memory grows, more and more
+    // slowly, with each new window size, most likely the libraries caching
+    // glyphs at new text sizes: a fixed set keeps the check about tviz's memory.)
     static const char *sizes[] = {"700x500", "800x600", "1024x768", "1200x800", "1280x720", "1366x768", "1440x900",
                                   "1600x1000", "913x587", "1111x999", "1500x640", "760x1000"};
     tf_rng rng;
