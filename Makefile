@@ -1,5 +1,7 @@
 # tviz — `make run` opens tviz on the default model and sentence,
-# `make test` builds and runs every test (also under ASan + UBSan).
+# `make test` builds and runs every test (also under ASan + UBSan + LeakSanitizer,
+# `make check-sanitize`), a short run of each fuzzer (`make fuzz` fuzzes longer)
+# and a window session under valgrind (`make valgrind`).
 # Missing Debian packages are installed first (as root), or the one command
 # to install them is printed.
 
@@ -18,7 +20,8 @@ SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 # Debian packages the build and tests need.
 DEB_PKGS := gcc libc6-dev make pkg-config libcjson-dev libcmocka-dev \
             libcairo2-dev libpango1.0-dev libstb-dev fonts-noto-core fonts-dejavu-core \
-            libsdl2-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps gettext
+            libsdl2-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps \
+            clang libclang-rt-14-dev valgrind gettext
 
 MODEL_SRC  := $(wildcard src/model/*.c)
 RENDER_SRC := $(wildcard src/render/*.c)
@@ -38,7 +41,7 @@ TESTS     := $(sort $(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 B  := build
 BA := build/asan
 
-.PHONY: all run test test-unit test-asan bench deps fixtures train-fixtures worked-example screenshots pot clean
+.PHONY: all run test test-unit check-sanitize test-asan fuzz fuzz-smoke soak valgrind bench deps fixtures train-fixtures worked-example screenshots pot clean
 all: $(B)/tviz $(MO)
 
 # ---------------------------------------------------------------- dependencies
@@ -70,8 +73,9 @@ $(BA)/obj/%.o: src/%.c $(HDRS) $(B)/.deps
 $(B)/tviz: src/main.c $(OBJ)
 	$(CC) $(CFLAGS) $(WARN) $(DEFS) $(INC) -o $@ src/main.c $(OBJ) $(LDLIBS)
 
-$(BA)/tviz: src/main.c $(OBJA)
-	$(CC) $(SAN) $(WARN) $(DEFS) $(INC) -o $@ src/main.c $(OBJA) $(LDLIBS)
+# (tests/san_keep_libs.c: no library is unloaded, so LeakSanitizer can name what they allocate)
+$(BA)/tviz: src/main.c tests/san_keep_libs.c $(OBJA)
+	$(CC) $(SAN) $(WARN) $(DEFS) $(INC) -o $@ src/main.c tests/san_keep_libs.c $(OBJA) -Wl,--export-dynamic-symbol=dlclose $(LDLIBS)
 
 $(B)/test_%: tests/test_%.c tests/testutil.h $(OBJ)
 	$(CC) $(CFLAGS) $(WARN) $(DEFS) $(INC) -o $@ $< $(OBJ) $(LDLIBS) -lcmocka
@@ -91,28 +95,72 @@ pot: $(B)/.deps
 	  --package-name=tviz --sort-by-file --add-location=file -o po/tviz.pot $(POT_SRC)
 	for po in po/*.po; do [ -e "$$po" ] || continue; msgmerge --quiet --update --backup=none --no-fuzzy-matching $$po po/tviz.pot; done
 
+$(B)/mkbad: tests/mkbad.c $(B)/.deps
+	$(CC) $(CFLAGS) $(WARN) -o $@ $< -lcjson
+
 # ---------------------------------------------------------------- run, test, bench
 run: $(B)/tviz $(MO)
 	./$(B)/tviz
 
-test: test-unit test-asan
+test: test-unit check-sanitize fuzz-smoke valgrind
 
-test-unit: $(B)/tviz $(MO) $(addprefix $(B)/,$(TESTS))
+test-unit: $(B)/tviz $(MO) $(B)/mkbad $(addprefix $(B)/,$(TESTS))
 	@for t in $(TESTS); do ./$(B)/$$t || exit 1; done
 	@./$(B)/tviz lesson check
 	@TVIZ=./$(B)/tviz sh tests/cli_test.sh
+	@TVIZ=./$(B)/tviz MKBAD=./$(B)/mkbad sh tests/bad_input.sh
 	@TVIZ=./$(B)/tviz sh tests/window_test.sh
 
-ASAN_ENV := ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-test-asan: $(BA)/tviz $(MO) $(addprefix $(BA)/,$(TESTS))
-	@echo "== the same tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
-	@for t in $(TESTS); do $(ASAN_ENV) ./$(BA)/$$t || exit 1; done
-	@$(ASAN_ENV) TVIZ=./$(BA)/tviz sh tests/cli_test.sh
-	@# SDL unloads the X libraries it opened, so LeakSanitizer cannot name (or
-	@# suppress) their allocations: memory errors are checked in the window,
-	@# leaks in app_draw by test_state (no SDL) above.
-	@$(ASAN_ENV) ASAN_OPTIONS=detect_leaks=0 TVIZ=./$(BA)/tviz SOAK=300 SOAK_FLAT=0 sh tests/window_test.sh
+# The whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer +
+# LeakSanitizer; any report fails it.
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+check-sanitize: $(BA)/tviz $(MO) $(B)/mkbad $(addprefix $(BA)/,$(TESTS))
+	@echo "== the same tests under AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer =="
+	@for t in $(TESTS); do $(SAN_ENV) ./$(BA)/$$t || exit 1; done
+	@$(SAN_ENV) ./$(BA)/tviz lesson check
+	@$(SAN_ENV) TVIZ=./$(BA)/tviz sh tests/cli_test.sh
+	@$(SAN_ENV) TVIZ=./$(BA)/tviz MKBAD=./$(B)/mkbad sh tests/bad_input.sh
+	@# (under ASan its quarantine makes resident memory meaningless: SOAK_FLAT=0)
+	@$(SAN_ENV) TVIZ=./$(BA)/tviz SOAK=500 SOAK_FLAT=0 sh tests/window_test.sh
+test-asan: check-sanitize
+
+# ---------------------------------------------------------------- fuzzing (libFuzzer, clang)
+# One fuzzer per target: tests/fuzz/fuzz_<target>.c, seeds in tests/fuzz/<target>/,
+# kept crash and regression inputs in tests/fuzz/regressions/<target>/.
+# Adding a target is adding its name here.
+FUZZ_TARGETS := loader tokenizer lesson
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE   ?= 10
+FUZZ_CC      := clang
+BF           := build/fuzz
+FUZZ_CFLAGS  := -g -O1 -std=c11 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-source-uses-openmp -D_DEFAULT_SOURCE \
+                -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_SRC     := $(MODEL_SRC) $(TRAIN_SRC) $(LESSON_SRC)
+FUZZ_OBJ     := $(patsubst src/%.c,$(BF)/obj/%.o,$(FUZZ_SRC))
+.SECONDARY: $(FUZZ_OBJ)
+
+$(BF)/obj/%.o: src/%.c $(HDRS) $(B)/.deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEFS) -c -o $@ $<
+
+$(BF)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) -lcjson -lm
+
+# tests/fuzz/run.sh T SECONDS: the kept regressions once each, then SECONDS of
+# fuzzing from the seeds (new inputs go to build/fuzz/corpus/T, a crash to build/fuzz/crash-T-*).
+fuzz-smoke: $(addprefix $(BF)/fuzz_,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do sh tests/fuzz/run.sh $$t $(FUZZ_SMOKE) || exit 1; done
+fuzz: $(addprefix $(BF)/fuzz_,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do sh tests/fuzz/run.sh $$t $(FUZZ_SECONDS) || exit 1; done
+
+# ---------------------------------------------------------------- soak and valgrind
+SOAK_EVENTS ?= 20000
+soak: $(B)/tviz
+	TVIZ=./$(B)/tviz SOAK=$(SOAK_EVENTS) SOAK_ONLY=1 sh tests/window_test.sh
+
+valgrind: $(B)/tviz
+	@sh tests/valgrind.sh ./$(B)/tviz
 
 $(B)/bench: tests/bench/bench.c $(OBJ)
 	$(CC) -O2 -g $(WARN) $(DEFS) $(INC) -o $@ $< $(OBJ) $(LDLIBS)

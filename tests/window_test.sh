@@ -3,7 +3,7 @@
 # and mouse: what it shows after each script (its --report and its
 # screenshots, and the X server's own screenshot via ImageMagick), the
 # sentence box, export, bad input, and a soak of random events.
-# Usage: TVIZ=build/tviz [SOAK=2000] [SOAK_FLAT=0] sh tests/window_test.sh
+# Usage: TVIZ=build/tviz [SOAK=2000] [SOAK_FLAT=0] [SOAK_ONLY=1] sh tests/window_test.sh
 TVIZ=${TVIZ:-build/tviz}
 TVIZ=$(cd "$(dirname "$TVIZ")" && pwd)/$(basename "$TVIZ")
 SOAK=${SOAK:-2000}
@@ -22,12 +22,22 @@ export DISPLAY=$D
 unset SDL_VIDEODRIVER
 
 TGT="من واقعاً از یادگیری ترنسفورمرها لذت می‌برم"
-win() { (cd "$T" && timeout 120 "$TVIZ" --size 1440x900 "$@" --report --quit) >"$T/out" 2>"$T/err"; }
+win() {
+    (cd "$T" && timeout 120 "$TVIZ" --size 1440x900 "$@" --report --quit) >"$T/out" 2>"$T/err"
+    # LeakSanitizer's stop-the-world tracer itself sometimes crashes at exit
+    # (google/sanitizers#1353; not a report about tviz): run once more
+    if grep -q '^Tracer caught signal' "$T/err"; then
+        echo "  (LeakSanitizer's tracer crashed at exit after $*: once more)"
+        (cd "$T" && timeout 120 "$TVIZ" --size 1440x900 "$@" --report --quit) >"$T/out" 2>"$T/err"
+    fi
+    if grep -q 'Sanitizer\|runtime error' "$T/err"; then bad "a sanitizer report after $*:"; head -30 "$T/err"; fi
+}
 field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" "$T/out" | head -1; }
 line() { sed -n "s/^$1=//p" "$T/out"; }
 # unique colours in a region of a PNG (ImageMagick)
 colours() { convert "$1" -crop "$2" +repage -format %k info:; }
 
+if [ "${SOAK_ONLY:-0}" != 1 ]; then # (make soak: the soak alone)
 # ---- it opens on the default model and sentence
 win --screenshot "$T/first.png" || bad "the window did not open: $(cat "$T/err")"
 [ "$(field stage)" = "src.embed" ] && ok || bad "first stage is $(field stage)"
@@ -175,14 +185,17 @@ win --model nosuchmodel
 win --keys "NoSuchKey"
 grep -q "is not a key name" "$T/err" && ok || bad "a bad script word: $(cat "$T/err")"
 
-# ---- soak: random keys, clicks, wheel, text, resizes; no crash, flat memory
-(cd "$T" && timeout 600 "$TVIZ" --size 1200x800 --soak "$SOAK" --quit) >"$T/soak" 2>&1; rc=$?
+fi # SOAK_ONLY
+
+# ---- soak: random keys, clicks, wheel, text, resizes, languages, sentences; no crash, flat memory
+t0=$(date +%s)
+(cd "$T" && timeout 1200 "$TVIZ" --size 1200x800 --soak "$SOAK" --quit) >"$T/soak" 2>&1; rc=$?
 if [ $rc -eq 0 ]; then
-    before=$(sed -n 's/.* \([0-9]*\) KB after the first fifth.*/\1/p' "$T/soak"); after=$(sed -n 's/.* \([0-9]*\) KB at the end.*/\1/p' "$T/soak")
-    echo "  $(cat "$T/soak")"
+    peak1=$(sed -n 's/.*peak \([0-9]*\) from a tenth.*/\1/p' "$T/soak"); peak2=$(sed -n 's/.* \([0-9]*\) in the second half.*/\1/p' "$T/soak")
+    echo "  $(cat "$T/soak") in $(($(date +%s) - t0)) s"
     # (under AddressSanitizer its quarantine makes resident memory meaningless: SOAK_FLAT=0)
     if [ "${SOAK_FLAT:-1}" = 1 ]; then
-        [ -n "$before" ] && [ $((after - before)) -lt 16384 ] && ok || bad "memory grew from $before KB to $after KB"
+        [ -n "$peak1" ] && [ -n "$peak2" ] && [ $((peak2 - peak1)) -lt 16384 ] && ok || bad "memory grew: peak $peak1 KB, then $peak2 KB"
     fi
 else bad "soak: exit $rc: $(tail -3 "$T/soak")"; fi
 

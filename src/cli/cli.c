@@ -49,6 +49,11 @@ int cli_error(const char *where, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    tf_one_line(msg, sizeof msg); // one line, whatever a file or an argument holds
+    char w[512];
+    snprintf(w, sizeof w, "%s", where ? where : "");
+    tf_one_line(w, sizeof w);
+    where = where ? w : NULL;
     if (where) fprintf(stderr, "tviz: %s: %s\n", where, msg);
     else fprintf(stderr, "tviz: %s\n", msg);
     return 1;

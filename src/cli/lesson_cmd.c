@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <fnmatch.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,18 @@ static int same_patterns(const lesson_section *a, const lesson_section *b) {
     if (a->n_patterns != b->n_patterns) return 0;
     for (int i = 0; i < a->n_patterns; i++) if (strcmp(a->patterns[i], b->patterns[i])) return 0;
     return 1;
+}
+
+// One problem, one line on stderr (whatever the files hold: control characters quoted).
+static void problem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void problem(const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    tf_one_line(msg, sizeof msg);
+    fprintf(stderr, "tviz: %s\n", msg);
 }
 
 static int cmp_name(const void *a, const void *b) { return strcmp(a, b); } // rows of char[64]
@@ -96,12 +109,12 @@ static int check(const char *dir) {
     memset(ref, 0, sizeof ref);
     for (int f = 0; f < nf; f++) {
         snprintf(path, sizeof path, "%s/en/%s", dir, files[f]);
-        if (lesson_load(&ref[f], path, "en", err, sizeof err)) { fprintf(stderr, "tviz: %s:%s\n", path, err); problems++; }
+        lesson_load(&ref[f], path, "en", err, sizeof err); // a mistake is reported once, with en/ below
     }
     glossary gref;
     snprintf(path, sizeof path, "%s/en/glossary.txt", dir);
     int have_gref = !glossary_load(&gref, path, "en", err, sizeof err);
-    if (!have_gref) { fprintf(stderr, "tviz: %s:%s\n", path, err); problems++; }
+    // (a mistake in it is reported once, with en/ below)
     for (int li = 0; li < nl; li++) {
         const char *lang = langs[li];
         lesson ls[64];
@@ -112,50 +125,53 @@ static int check(const char *dir) {
         for (int k = 0; k < no; k++) {
             int known = 0;
             for (int f = 0; f < nf; f++) known |= !strcmp(others[k], files[f]);
-            if (!known) { fprintf(stderr, "tviz: %s/%s/%s: there is no English %s to match; add it to en/ or remove it\n", dir, lang, others[k], others[k]); problems++; }
+            if (!known) { problem("%s/%s/%s: there is no English %s to match; add it to en/ or remove it", dir, lang, others[k], others[k]); problems++; }
         }
+        int unread = 0; // lessons of this language that could not be read: the glossary's use is not checked
         for (int f = 0; f < nf; f++) {
             snprintf(path, sizeof path, "%s/%s/%s", dir, lang, files[f]);
             struct stat st;
-            if (stat(path, &st)) { fprintf(stderr, "tviz: %s: missing; every language has every lesson of en/\n", path); problems++; continue; }
-            if (lesson_load(&ls[f], path, lang, err, sizeof err)) { fprintf(stderr, "tviz: %s:%s\n", path, err); problems++; continue; }
+            if (stat(path, &st)) { problem("%s: missing; every language has every lesson of en/", path); problems++; unread++; continue; }
+            if (lesson_load(&ls[f], path, lang, err, sizeof err)) { problem("%s:%s", path, err); problems++; unread++; continue; }
             n_files++;
             for (int s = 0; s < ls[f].n; s++) {
                 const lesson_section *sec = &ls[f].sec[s];
                 n_sections++;
+                int unknown = 0;
                 for (int k = 0; k < sec->n_patterns; k++)
                     if (!matches_a_stage(&r.trace, sec->patterns[k])) {
-                        fprintf(stderr, "tviz: %s:%d: \"%s\" matches no stage; ids look like enc.0.self_attn.head.1.weights (tviz walk lists them)\n",
+                        unknown = 1;
+                        problem("%s:%d: \"%s\" matches no stage; ids look like enc.0.self_attn.head.1.weights (tviz walk lists them)",
                                 path, sec->line, sec->patterns[k]);
                         problems++;
                     }
-                if (!sec->n_blocks) { fprintf(stderr, "tviz: %s:%d: the section is empty; write its text\n", path, sec->line); problems++; }
-                if (li != en && ref[f].n) {
+                if (!sec->n_blocks) { problem("%s:%d: the section is empty; write its text", path, sec->line); problems++; }
+                if (li != en && ref[f].n && !unknown) { // (an unknown id is reported once, above)
                     int found = 0;
                     for (int t = 0; t < ref[f].n; t++) found |= same_patterns(sec, &ref[f].sec[t]);
-                    if (!found) { fprintf(stderr, "tviz: %s:%d: en/%s has no section \"## %s\"; use the English section ids\n", path, sec->line, files[f], sec->patterns[0]); problems++; }
+                    if (!found) { problem("%s:%d: en/%s has no section \"## %s\"; use the English section ids", path, sec->line, files[f], sec->patterns[0]); problems++; }
                 }
             }
             for (int t = 0; li != en && t < ref[f].n; t++) {
                 int found = 0;
                 for (int s = 0; s < ls[f].n; s++) found |= same_patterns(&ls[f].sec[s], &ref[f].sec[t]);
-                if (!found) { fprintf(stderr, "tviz: %s: the section \"## %s\" of en/%s (line %d) is missing; translate it\n", path, ref[f].sec[t].patterns[0], files[f], ref[f].sec[t].line); problems++; }
+                if (!found) { problem("%s: the section \"## %s\" of en/%s (line %d) is missing; translate it", path, ref[f].sec[t].patterns[0], files[f], ref[f].sec[t].line); problems++; }
             }
         }
         glossary g;
         snprintf(path, sizeof path, "%s/%s/glossary.txt", dir, lang);
-        if (glossary_load(&g, path, lang, err, sizeof err)) { fprintf(stderr, "tviz: %s:%s\n", path, err); problems++; }
+        if (glossary_load(&g, path, lang, err, sizeof err)) { problem("%s:%s", path, err); problems++; }
         else {
             for (size_t k = 0; k < sizeof glossary_keys / sizeof *glossary_keys; k++) {
                 const char *w = glossary_word(&g, glossary_keys[k]);
-                if (!w) { fprintf(stderr, "tviz: %s: has no \"%s\"; add \"%s = …\"\n", path, glossary_keys[k], glossary_keys[k]); problems++; }
-                else if (!uses_word(ls, nf, w)) {
-                    fprintf(stderr, "tviz: %s: \"%s\" (%s) is never used in the %s lessons; use the glossary's word for it\n", path, w, glossary_keys[k], lang);
+                if (!w) { problem("%s: has no \"%s\"; add \"%s = …\"", path, glossary_keys[k], glossary_keys[k]); problems++; }
+                else if (!unread && !uses_word(ls, nf, w)) {
+                    problem("%s: \"%s\" (%s) is never used in the %s lessons; use the glossary's word for it", path, w, glossary_keys[k], lang);
                     problems++;
                 }
             }
             for (int k = 0; k < g.n; k++)
-                if (have_gref && !glossary_word(&gref, g.key[k])) { fprintf(stderr, "tviz: %s: \"%s\" is not an English glossary key\n", path, g.key[k]); problems++; }
+                if (have_gref && !glossary_word(&gref, g.key[k])) { problem("%s: \"%s\" is not an English glossary key", path, g.key[k]); problems++; }
             glossary_free(&g);
         }
         for (int f = 0; f < nf; f++) lesson_free(&ls[f]);

@@ -35,10 +35,10 @@ int cli_run_start(cli_run *c, int argc, char **argv, const char *cmd, const char
     // Unknown words are not an error, but the user should know.
     for (int i = 0; i < c->r.S; i++)
         if (c->r.src_ids[i] == c->m.src_vocab.unk && strcmp(c->r.src_words[i], "<unk>"))
-            fprintf(stderr, "tviz: note: \"%s\" is not in the source vocabulary; the model reads it as <unk>\n", c->r.src_words[i]);
+            fprintf(stderr, "tviz: note: \"%.60s\" is not in the source vocabulary; the model reads it as <unk>\n", c->r.src_words[i]);
     for (int i = 0; c->tgt && i < c->r.T; i++)
         if (c->r.tgt_ids[i] == c->m.tgt_vocab.unk && strcmp(c->r.tgt_words[i], "<unk>"))
-            fprintf(stderr, "tviz: note: \"%s\" is not in the target vocabulary; the model reads it as <unk>\n", c->r.tgt_words[i]);
+            fprintf(stderr, "tviz: note: \"%.60s\" is not in the target vocabulary; the model reads it as <unk>\n", c->r.tgt_words[i]);
     return 0;
 }
 

@@ -192,7 +192,7 @@ int lesson_load(lesson *l, const char *path, const char *lang, char *err, size_t
             if (!cur->n_patterns) { snprintf(err, en, "%d: a section needs the stage ids it explains, e.g. \"## src.pe, tgt.pe\"", line); rc = -1; goto out; }
             continue;
         }
-        if (t[0] == '#' && t[1] == '#' && t[2] == '#' && t[3] == ' ') { FLUSH(); pkind = LESSON_HEADING; pline = line; snprintf(para, sizeof para, "%s", t + 4); FLUSH(); pkind = LESSON_PARA; continue; }
+        if (t[0] == '#' && t[1] == '#' && t[2] == '#' && t[3] == ' ' && strlen(t) < sizeof para) { FLUSH(); pkind = LESSON_HEADING; pline = line; snprintf(para, sizeof para, "%s", t + 4); FLUSH(); pkind = LESSON_PARA; continue; }
         if (t[0] == '#') { snprintf(err, en, "%d: only \"# Title\" (first line), \"## ids\" and \"### heading\" are headings here", line); rc = -1; goto out; }
         if (t[0] == '|' || !strncmp(t, "![", 2) || (t[0] == '<' && t[1] && (t[1] == '/' || (t[1] >= 'a' && t[1] <= 'z')))) {
             snprintf(err, en, "%d: tables, images and HTML are not part of the lesson format; write it as text or a list", line);
@@ -215,7 +215,7 @@ int lesson_load(lesson *l, const char *path, const char *lang, char *err, size_t
             goto out;
         }
         if (para[0] && strlen(para) + strlen(body) + 2 < sizeof para) strcat(strcat(para, " "), body);
-        else if (!para[0]) { snprintf(para, sizeof para, "%s", body); pline = line; pkind = k; }
+        else if (!para[0] && strlen(body) < sizeof para) { snprintf(para, sizeof para, "%s", body); pline = line; pkind = k; }
         else { snprintf(err, en, "%d: this paragraph is too long; split it with a blank line", line); rc = -1; goto out; }
         if (k != LESSON_PARA) { FLUSH(); pkind = LESSON_PARA; }
     }

@@ -3,6 +3,7 @@
 #include "tf.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,7 +93,7 @@ void tf_acts_free(tf_acts *a) {
 static void embed_forward(float *embed, float *pe, float *input, const float *drop, const float *E, float scale,
                           const int *ids, int T, int C) {
     for (int t = 0; t < T; t++)
-        for (int c = 0; c < C; c++) embed[(size_t)t * C + c] = E[(size_t)ids[t] * C + c] * scale;
+        for (int c = 0; c < C; c++) embed[(size_t)t * C + c] = tf_sat(E[(size_t)ids[t] * C + c] * scale);
     tf_positional_encoding(pe, T, C);
     tf_add(input, embed, pe, T * C);
     if (drop) tf_mul(input, input, drop, T * C);
@@ -169,7 +170,11 @@ static int tokenize(const tf_vocab *v, const char *sentence, const char *what, i
         return tf_fail(e, "the %s sentence is not valid UTF-8 (byte %zu); retype it or save it as UTF-8", what, bad + 1);
     char **words = NULL;
     int n = tf_split_words(sentence, &words, e);
-    if (n < 0) return -1;
+    if (n < 0) { // "the sentence …" -> "the target sentence …": say which one
+        char why[sizeof e->msg];
+        snprintf(why, sizeof why, "%s", e->msg);
+        return strncmp(why, "the sentence ", 13) ? -1 : tf_fail(e, "the %s %s", what, why + 4);
+    }
     if (n == 0) {
         tf_words_free(words, 0);
         return tf_fail(e, "the %s sentence is empty; type at least one word", what);

@@ -14,8 +14,28 @@ int tf_fail(tf_err *e, const char *fmt, ...) {
         va_start(ap, fmt);
         vsnprintf(e->msg, sizeof e->msg, fmt, ap);
         va_end(ap);
+        tf_one_line(e->msg, sizeof e->msg);
     }
     return -1;
+}
+
+// Control characters quoted from a file (a newline in a vocabulary, an escape
+// sequence) would break the one-line message or the terminal: "\n", "\x1B".
+void tf_one_line(char *s, size_t cap) {
+    char tmp[1024];
+    size_t o = 0;
+    int changed = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p && o + 5 < sizeof tmp; p++) {
+        if (*p >= 0x20 && *p != 0x7F) { tmp[o++] = (char)*p; continue; }
+        changed = 1;
+        if (*p == '\n') o += (size_t)snprintf(tmp + o, 3, "\\n");
+        else if (*p == '\t') o += (size_t)snprintf(tmp + o, 3, "\\t");
+        else if (*p == '\r') o += (size_t)snprintf(tmp + o, 3, "\\r");
+        else o += (size_t)snprintf(tmp + o, 5, "\\x%02X", *p);
+    }
+    if (!changed) return;
+    tmp[o] = 0;
+    snprintf(s, cap, "%s", tmp);
 }
 
 void tf_rng_seed(tf_rng *r, uint64_t seed) { r->s = seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull; if (!r->s) r->s = 1; }
@@ -92,7 +112,7 @@ void tf_linear(float *out, const float *x, const float *w, const float *b, int T
             case 7: dot_rows(r, xt, ld, wo, n_in, 7); break;
             default: dot_rows(r, xt, ld, wo, n_in, 8); break;
             }
-            for (int k = 0; k < K; k++) yt[(size_t)o * T + t + k] = r[k] + bo;
+            for (int k = 0; k < K; k++) yt[(size_t)o * T + t + k] = tf_sat(r[k] + bo); // (∞ − ∞ in a sum: 0)
         }
     }
     for (int t = 0; t < T; t++)
@@ -108,8 +128,10 @@ static float dot(const float *a, const float *b, int n) {
     return r;
 }
 
-// softmax over each row of x (rows,cols) -> out. −∞ entries give exactly 0;
-// a row that is −∞ everywhere gives zeros, never NaN.
+// softmax over each row of x (rows,cols) -> out. The max is subtracted first,
+// so huge scores (±FLT_MAX) do not overflow. −∞ entries give exactly 0; a row
+// that is −∞ everywhere gives zeros, never NaN. (Not produced by the model,
+// whose scores are finite or −∞: +∞ entries share the row equally, NaN counts as −∞.)
 void tf_softmax_rows(float *out, const float *x, int rows, int cols) {
     for (int r = 0; r < rows; r++) {
         const float *xr = x + (size_t)r * cols;
@@ -118,7 +140,8 @@ void tf_softmax_rows(float *out, const float *x, int rows, int cols) {
         for (int c = 0; c < cols; c++) if (xr[c] > mx) mx = xr[c];
         if (mx == -INFINITY) { memset(o, 0, sizeof(float) * cols); continue; }
         double sum = 0.0;
-        for (int c = 0; c < cols; c++) { o[c] = expf(xr[c] - mx); sum += o[c]; }
+        if (mx == INFINITY) for (int c = 0; c < cols; c++) { o[c] = xr[c] == INFINITY; sum += o[c]; }
+        else for (int c = 0; c < cols; c++) { o[c] = xr[c] == xr[c] ? expf(xr[c] - mx) : 0.0f; sum += o[c]; }
         float inv = (float)(1.0 / sum);
         for (int c = 0; c < cols; c++) o[c] *= inv;
     }
@@ -135,8 +158,8 @@ void tf_layernorm(float *out, const float *x, const float *w, const float *b, fl
         mean /= C;
         for (int c = 0; c < C; c++) { double d = xt[c] - mean; var += d * d; }
         var /= C;
-        float rstd = (float)(1.0 / sqrt(var + eps));
-        for (int c = 0; c < C; c++) o[c] = (float)(xt[c] - mean) * rstd * w[c] + b[c];
+        double rstd = 1.0 / sqrt(var + eps); // a constant row: var 0, the output is b
+        for (int c = 0; c < C; c++) o[c] = tf_sat((float)((xt[c] - mean) * rstd) * w[c] + b[c]);
     }
 }
 
@@ -153,7 +176,7 @@ void tf_positional_encoding(float *pe, int T, int C) {
 
 void tf_relu(float *out, const float *x, int n) { for (int i = 0; i < n; i++) out[i] = x[i] > 0.0f ? x[i] : 0.0f; }
 
-void tf_add(float *out, const float *a, const float *b, int n) { for (int i = 0; i < n; i++) out[i] = a[i] + b[i]; }
+void tf_add(float *out, const float *a, const float *b, int n) { for (int i = 0; i < n; i++) out[i] = tf_sat(a[i] + b[i]); }
 
 void tf_mul(float *out, const float *a, const float *b, int n) { for (int i = 0; i < n; i++) out[i] = a[i] * b[i]; }
 
@@ -176,7 +199,7 @@ void tf_attention(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const fl
         float *sc = a->scores + hoff, *ss = a->scaled + hoff, *sm = a->masked + hoff, *wt = a->weights + hoff;
         for (int i = 0; i < Tq; i++)
             for (int j = 0; j < Tk; j++) {
-                float s = dot(a->q + (size_t)i * C + h * D, a->k + (size_t)j * C + h * D, D);
+                float s = tf_sat(dot(a->q + (size_t)i * C + h * D, a->k + (size_t)j * C + h * D, D));
                 size_t ij = (size_t)i * Tk + j;
                 sc[ij] = s;
                 ss[ij] = s * rsqrt_d;
@@ -188,8 +211,7 @@ void tf_attention(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const fl
             for (int d = 0; d < D; d++) {
                 float acc = 0.0f;
                 for (int j = 0; j < Tk; j++) acc += wt[(size_t)i * Tk + j] * a->v[(size_t)j * C + h * D + d];
-                ho[(size_t)i * D + d] = acc;
-                a->concat[(size_t)i * C + h * D + d] = acc;
+                ho[(size_t)i * D + d] = a->concat[(size_t)i * C + h * D + d] = tf_sat(acc);
             }
     }
     tf_linear(a->out, a->concat, w->out_w, w->out_b, Tq, C, C);

@@ -18,6 +18,7 @@
 #ifndef TF_H
 #define TF_H
 
+#include <float.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,7 @@ typedef struct {
 } tf_err;
 
 int tf_fail(tf_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3))); // fills e, returns -1
+void tf_one_line(char *s, size_t cap); // control characters in s written as \n, \x1B (s holds cap bytes)
 
 // ---------------------------------------------------------------- vocabulary
 typedef struct {
@@ -112,6 +114,10 @@ typedef struct {
 } tf_model;
 
 int tf_model_load(tf_model *m, const char *path, tf_err *e);
+// The same from a file already in memory (size bytes); the weights point into
+// it where aligned, so it must outlive the model. Used by tf_model_load (on
+// the mapped file) and by the fuzzer.
+int tf_model_load_mem(tf_model *m, const void *file, size_t size, tf_err *e);
 int tf_model_save(const tf_model *m, const char *path, tf_err *e); // writes path.tmp, then renames
 void tf_model_free(tf_model *m);
 
@@ -141,6 +147,10 @@ float tf_rng_uniform(tf_rng *r);            // [0, 1)
 
 // ---------------------------------------------------------------- operations (ops.c)
 // Each is one plain function: outputs first, sizes last.
+// Finite weights give finite activations: a value that overflows saturates at
+// ±FLT_MAX (tf_sat) instead of becoming ±∞, and so never turns into NaN further on
+// (∞ − ∞, 0 · ∞). The loader refuses NaN and infinite weights outright.
+static inline float tf_sat(float y) { return y > FLT_MAX ? FLT_MAX : y < -FLT_MAX ? -FLT_MAX : y == y ? y : 0.0f; }
 void tf_linear(float *out, const float *x, const float *w, const float *b, int T, int n_in, int n_out);
 void tf_softmax_rows(float *out, const float *x, int rows, int cols);
 void tf_layernorm(float *out, const float *x, const float *w, const float *b, float eps, int T, int C);

@@ -246,11 +246,6 @@ static int read_entry(const cJSON *t, size_t data_size, int *shape, int *rank, s
 
 int tf_model_load(tf_model *m, const char *path, tf_err *e) {
     memset(m, 0, sizeof *m);
-    cJSON *root = NULL;
-    param *tab = NULL;
-    span *spans = NULL;
-    int *found = NULL;
-    size_t *begins = NULL; // (np) where each tensor starts in the data
     int fd = open(path, O_RDONLY);
     if (fd < 0) return tf_fail(e, "cannot open the model (%s); check the path or use a shipped name such as worked-example", strerror(errno));
     struct stat st;
@@ -260,9 +255,21 @@ int tf_model_load(tf_model *m, const char *path, tf_err *e) {
     void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (map == MAP_FAILED) return tf_fail(e, "cannot map the model into memory (%s)", strerror(errno));
-    m->map = map;
+    if (tf_model_load_mem(m, map, size, e)) { munmap(map, size); return -1; }
+    m->map = map; // the weights point into it: unmapped by tf_model_free
     m->map_size = size;
-    const unsigned char *bytes = map;
+    return 0;
+}
+
+int tf_model_load_mem(tf_model *m, const void *file, size_t size, tf_err *e) {
+    memset(m, 0, sizeof *m);
+    cJSON *root = NULL;
+    param *tab = NULL;
+    span *spans = NULL;
+    int *found = NULL;
+    size_t *begins = NULL; // (np) where each tensor starts in the data
+    if (size < 8) return tf_fail(e, "the file has %zu bytes, too few for safetensors (8-byte header length first); it is truncated or not a model", size);
+    const unsigned char *bytes = file;
     uint64_t hl = 0;
     for (int i = 7; i >= 0; i--) hl = (hl << 8) | bytes[i];
     if (hl > size - 8) { tf_fail(e, "the header length (%llu bytes) is larger than the file (%zu bytes); the file is truncated or not safetensors", (unsigned long long)hl, size); goto fail; }

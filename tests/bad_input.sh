@@ -1,0 +1,273 @@
+#!/bin/sh
+# bad_input.sh — every kind of bad input tviz reads, per file type, in one
+# place: model files, sentences, lesson and glossary files, output paths.
+# Each case must give a non-zero exit (not a signal: < 128), exactly one line
+# on stderr, "tviz: <file>: …" (with ":<line>" where there is one) and the
+# phrase that says what is wrong, no sanitizer report (it would be more
+# lines), and no output or temporary file left behind.
+# The loader's exact message for each header mistake is also checked, at the
+# library level, by tests/test_weights.c; the options of each command by
+# tests/cli_test.sh.
+# Usage: TVIZ=build/tviz MKBAD=build/mkbad sh tests/bad_input.sh
+TVIZ=${TVIZ:-build/tviz}
+MKBAD=${MKBAD:-build/mkbad}
+TVIZ=$(cd "$(dirname "$TVIZ")" && pwd)/$(basename "$TVIZ")
+T=$(mktemp -d /tmp/tviz-bad-XXXXXX)
+trap 'chmod -R u+w "$T" 2>/dev/null; rm -rf "$T"' EXIT
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+OUT="$T/out"
+mkdir -p "$OUT"
+
+# expect NAME WHERE PHRASE CMD...: the command fails cleanly; its one stderr
+# line starts "tviz: WHERE" and contains PHRASE; $OUT stays empty.
+expect() {
+    name=$1 where=$2 phrase=$3; shift 3
+    "$@" >"$T/stdout" 2>"$T/err"; rc=$?
+    if [ "$rc" -eq 0 ] || [ "$rc" -ge 128 ]; then bad "$name: exit $rc (want 1..127)"; head -5 "$T/err"; return; fi
+    if [ "$(wc -l <"$T/err")" -ne 1 ]; then bad "$name: $(wc -l <"$T/err") lines on stderr (want 1):"; head -5 "$T/err"; return; fi
+    case "$(cat "$T/err")" in
+    "tviz: $where"*) ;;
+    *) bad "$name: stderr does not start with \"tviz: $where\": $(cat "$T/err")"; return ;;
+    esac
+    if ! grep -qF -- "$phrase" "$T/err"; then bad "$name: stderr lacks \"$phrase\": $(cat "$T/err")"; return; fi
+    if [ -n "$(ls -A "$OUT")" ]; then bad "$name: left files behind: $(ls -A "$OUT")"; rm -rf "${OUT:?}"/*; return; fi
+    ok
+}
+
+# ================================================================ model files
+# Made from the shipped worked example: 32 tensors, d_model 4, 2 heads.
+WE=assets/models/worked-example.safetensors
+M="$T/models"
+mkdir -p "$M"
+mk() { out=$1; shift; "$MKBAD" "$WE" "$M/$out" "$@" || bad "mkbad $out $*"; }
+model() { # model NAME FILE PHRASE: tviz trace on the broken file
+    expect "model: $1" "$M/$2: " "$3" "$TVIZ" trace --model "$M/$2" -o "$OUT/t.json"
+}
+size=$(wc -c <"$WE")
+# -- truncated anywhere: in the length, in the header, in the data, one byte short
+for n in 0 4 7 8 20 300 $((size - 4)) $((size - 1)); do
+    mk "trunc-$n.safetensors" truncate $n
+    case $n in
+    0|4|7) phrase="too few for safetensors" ;;
+    8|20|300) phrase="larger than the file" ;;
+    *) phrase="the file is truncated" ;;
+    esac
+    model "truncated to $n bytes" "trunc-$n.safetensors" "$phrase"
+done
+# -- the header length
+mk hlen-huge.safetensors hlen 18446744073709551615
+model "header length 2^64-1" hlen-huge.safetensors "is larger than the file"
+mk hlen-over.safetensors hlen $((size - 7))
+model "header length one past the file" hlen-over.safetensors "is larger than the file"
+mk hlen-0.safetensors hlen 0
+model "header length 0" hlen-0.safetensors "too short for JSON"
+mk hlen-short.safetensors hlen 100
+model "header length cuts the JSON" hlen-short.safetensors "not a JSON object"
+printf '\014\000\000\000\000\000\000\000{"a":"\377\376"}  ' >"$M/not-utf8.safetensors"
+model "header not UTF-8" not-utf8.safetensors "the header is not UTF-8"
+printf '\010\000\000\000\000\000\000\000[1,2,3]\n' >"$M/array.safetensors"
+model "header is an array" array.safetensors "not a JSON object"
+# -- offsets
+mk off-out.safetensors set src_embed.weight data_offsets '[0, 999999]'
+model "offsets past the data" off-out.safetensors '"src_embed.weight" ends at byte 999999'
+mk off-reversed.safetensors set src_embed.weight data_offsets '[96, 0]'
+model "offsets begin > end" off-reversed.safetensors '"src_embed.weight" has bad data_offsets'
+mk off-negative.safetensors set src_embed.weight data_offsets '[-8, 88]'
+model "negative offset" off-negative.safetensors '"src_embed.weight" has bad data_offsets'
+mk off-fraction.safetensors set src_embed.weight data_offsets '[0.5, 96.5]'
+model "fractional offset" off-fraction.safetensors '"src_embed.weight" has bad data_offsets'
+mk off-count.safetensors set src_embed.weight data_offsets '[0, 92]'
+model "byte count disagrees with the shape" off-count.safetensors '"src_embed.weight" has 92 bytes of data but its shape needs 96'
+mk off-overlap.safetensors set decoder.layers.0.norm1.bias data_offsets '[0, 16]'
+model "overlapping tensors" off-overlap.safetensors "overlap in the data"
+# -- dtypes and shapes
+mk dtype.safetensors set src_embed.weight dtype '"F16"'
+model "dtype F16" dtype.safetensors '"src_embed.weight" is F16'
+mk shape.safetensors set encoder.layers.0.linear1.weight shape '[4, 8]'
+model "shape transposed" shape.safetensors '"encoder.layers.0.linear1.weight" has shape [4, 8] but the config'
+mk rank3.safetensors set src_embed.weight shape '[6, 2, 2]'
+model "three dimensions" rank3.safetensors '"src_embed.weight" has 3 dimensions'
+mk dmodel.safetensors meta d_model 8
+model "d_model disagrees with the tensors" dmodel.safetensors "the config (d_model 8"
+mk heads.safetensors meta nhead 3
+model "d_model not divisible by nhead" heads.safetensors "d_model 4 is not divisible by nhead 3"
+mk ffn.safetensors meta dim_feedforward 16
+model "dim_feedforward disagrees" ffn.safetensors "dim_feedforward 16"
+mk missing.safetensors del decoder.layers.0.norm3.bias
+model "a tensor missing" missing.safetensors '"decoder.layers.0.norm3.bias" is missing'
+mk no-meta.safetensors del __metadata__
+model "no __metadata__" no-meta.safetensors "no __metadata__"
+mk no-dmodel.safetensors meta d_model -
+model "no d_model" no-dmodel.safetensors 'no "d_model"'
+mk bad-eps.safetensors meta layer_norm_eps 0
+model "layer_norm_eps 0" bad-eps.safetensors "layer_norm_eps must be a positive number"
+mk bad-maxlen.safetensors meta max_len 0x10
+model "max_len not a number" bad-maxlen.safetensors '"max_len" is "0x10", not a whole number'
+# -- weights that are not numbers: refused, naming the tensor and the index
+mk nan.safetensors value decoder.layers.0.linear2.weight 5 nan
+model "NaN weight" nan.safetensors '"decoder.layers.0.linear2.weight" holds NaN at index 5'
+mk inf.safetensors value src_embed.weight 0 inf
+model "+inf weight" inf.safetensors '"src_embed.weight" holds an infinity at index 0'
+mk ninf.safetensors value encoder.layers.0.norm1.bias 3 -inf
+model "-inf weight" ninf.safetensors '"encoder.layers.0.norm1.bias" holds an infinity at index 3'
+# -- vocabularies
+mk no-unk.safetensors meta src_vocab "$(printf 'x\nI\nreally\nenjoy\nlearning\ntransformers')"
+model "source vocabulary without <unk>" no-unk.safetensors "src_vocab has no <unk> token"
+mk no-bos.safetensors meta tgt_vocab "$(printf '<unk>\nx\n<eos>\na\nb\nc\nd\ne\nf\ng')"
+model "target vocabulary without <bos>" no-bos.safetensors "no <bos>"
+mk no-eos.safetensors meta tgt_vocab "$(printf '<unk>\n<bos>\nx\na\nb\nc\nd\ne\nf\ng')"
+model "target vocabulary without <eos>" no-eos.safetensors "no <eos>"
+mk dup.safetensors meta src_vocab "$(printf '<unk>\nI\nI\nenjoy\nlearning\ntransformers')"
+model "a token twice" dup.safetensors 'lists the token "I" twice'
+mk blank-token.safetensors meta src_vocab "$(printf '<unk>\nI\n\nenjoy\nlearning\ntransformers')"
+model "an empty token" blank-token.safetensors "empty token at index 2"
+mk vocab-utf8.safetensors meta src_vocab "$(printf '<unk>\nI\n\300\nenjoy\nlearning\ntransformers')"
+model "a vocabulary not UTF-8" vocab-utf8.safetensors "not UTF-8"
+mk vocab-size.safetensors meta src_vocab "$(printf '<unk>\nI\nreally')"
+model "vocabulary size disagrees with the embedding" vocab-size.safetensors '"src_embed.weight" has shape [6, 4]'
+mk vocab-newline.safetensors meta embed_scale "$(printf 'one\ntwo\033[31m')"
+model "control characters quoted from the file stay on one line" vocab-newline.safetensors 'is "one\ntwo\x1B[31m"'
+# -- not a model file at all
+: >"$M/empty.safetensors"
+model "empty file" empty.safetensors "has 0 bytes"
+mkdir -p "$M/dir.safetensors"
+model "a folder" dir.safetensors "not a regular file"
+model "no such file" none.safetensors "cannot open the model"
+expect "model: no such shipped model" "nosuchmodel: " "no such model" "$TVIZ" trace --model nosuchmodel -o "$OUT/t.json"
+# -- huge but finite weights are a model: it loads and runs, and gives no NaN
+mk huge1.safetensors value decoder.layers.0.linear1.weight 0 3e38
+"$MKBAD" "$M/huge1.safetensors" "$M/huge2.safetensors" value src_embed.weight 4 -3e38
+"$MKBAD" "$M/huge2.safetensors" "$M/huge.safetensors" value encoder.layers.0.self_attn.in_proj_weight 2 1e30
+if "$TVIZ" trace --model "$M/huge.safetensors" -o "$T/huge.json" 2>"$T/err"; then
+    grep -qi 'nan\|inf' "$T/huge.json" && bad "huge weights: NaN or inf in the trace" || ok
+else bad "huge weights refused: $(cat "$T/err")"; fi
+
+# ================================================================ sentences (--src, --tgt)
+sentence() { # sentence NAME OPTION PHRASE TEXT
+    if [ "$2" = --src ]; then expect "sentence: $1" "--src: " "$3" "$TVIZ" trace --src "$4" -o "$OUT/t.json"
+    else expect "sentence: $1" "--tgt: " "$3" "$TVIZ" trace --tgt "$4" -o "$OUT/t.json"; fi
+}
+sentence "empty" --src "the source sentence is empty" ""
+sentence "white space only" --src "is empty" "$(printf ' \t \342\200\203 ')"
+sentence "blank target" --tgt "the target sentence is empty" " "
+sentence "too many words" --src "has 17 tokens but this model takes at most 16" "I I I I I I I I I I I I I I I I I"
+# (one enormous word is a sentence: one <unk>, and a short note)
+big=$(head -c 100000 /dev/zero | tr '\0' 'x')
+if "$TVIZ" trace --src "$big" -o "$T/big.json" 2>"$T/err" && [ "$(wc -c <"$T/err")" -lt 300 ]; then ok
+else bad "one enormous word: exit $?, $(wc -c <"$T/err") bytes on stderr"; fi
+words=$(head -c 60000 /dev/zero | tr '\0' 'I' | sed 's/I/I /g')
+sentence "enormous sentence" --src "has 60000 tokens but this model takes at most 16" "$words"
+sentence "enormous target" --tgt "has 60001 tokens" "$words"
+sentence "invalid UTF-8 byte" --src "not valid UTF-8 (byte 3)" "$(printf 'I \377 enjoy')"
+sentence "lone continuation byte" --src "not valid UTF-8 (byte 1)" "$(printf '\200I')"
+sentence "overlong encoding" --src "not valid UTF-8" "$(printf 'I \300\257')"
+sentence "UTF-16 surrogate" --tgt "not valid UTF-8" "$(printf '\355\240\200')"
+sentence "beyond U+10FFFF" --src "not valid UTF-8" "$(printf '\364\220\200\200')"
+sentence "sequence cut at the end" --src "not valid UTF-8 (byte 3)" "$(printf 'I \342\202')"
+sentence "bell" --src "control character U+0007" "$(printf 'I \a enjoy')"
+sentence "escape" --tgt "control character U+001B" "$(printf '\033[31m')"
+sentence "delete" --src "control character U+007F" "$(printf 'I\177')"
+sentence "C1 control" --src "control character U+0085" "$(printf 'I \302\205 x')"
+# a failed run leaves an existing output file as it was
+echo '{"keep": true}' >"$T/keep.json"
+expect "sentence: existing output kept" "--src: " "is empty" "$TVIZ" trace --src "" -o "$T/keep.json"
+grep -q '"keep"' "$T/keep.json" && ok || bad "a failed run changed the existing output file"
+# (a sentence file does not exist: sentences are arguments, and the window's
+#  box; the window test types a too-long one)
+
+# ================================================================ lesson and glossary files
+# Each case: a copy of lessons/ with one mistake, through tviz lesson check.
+L="$T/lessons"
+fresh() { rm -rf "$L"; cp -r lessons "$L"; }
+F=en/inside-transformer.md
+G=fa/glossary.txt
+lesson() { # lesson NAME FILE:LINE PHRASE
+    expect "lesson: $1" "$L/$2" "$3" "$TVIZ" lesson check "$L"
+}
+put_line() { # put_line FILE N TEXT: TEXT becomes line N (the rest moves down)
+    awk -v n="$2" -v t="$3" 'NR == n { print t } { print }' "$L/$1" >"$L/$1.new" && mv "$L/$1.new" "$L/$1"
+}
+fresh; "$TVIZ" lesson check "$L" >/dev/null 2>&1 && ok || bad "lesson: the unchanged copy does not pass"
+n=$(grep -n '^## ' "$L/$F" | sed -n 2p | cut -d: -f1); n=$((n + 1)) # the first line of the second section
+fresh; sed -i '1s/^# /Title: /' "$L/$F"
+lesson "no title" "$F:1: " 'starts with its title'
+fresh; : >"$L/$F"
+lesson "empty file" "$F:1: " "the file is empty"
+fresh; { printf '# T\n\nearly text\n'; sed 1d "$L/$F"; } >"$L/$F.new"; mv "$L/$F.new" "$L/$F"
+lesson "text before the first section" "$F:3: " 'text before the first "## " section'
+fresh; put_line "$F" $n "An **unclosed bold"; put_line "$F" $((n + 1)) ""
+lesson "bold never closed" "$F:$n: " "**bold** is opened and never closed"
+fresh; put_line "$F" $n "An *unclosed italic"; put_line "$F" $((n + 1)) ""
+lesson "italic never closed" "$F:$n: " "*italic* is opened and never closed"
+fresh; put_line "$F" $n 'Code `x + 1 never closed'; put_line "$F" $((n + 1)) ""
+lesson "code never closed" "$F:$n: " 'opens code that is never closed'
+fresh; put_line "$F" $n "| a | b |"
+lesson "a table" "$F:$n: " "tables, images and HTML are not part"
+fresh; put_line "$F" $n "![figure](x.png)"
+lesson "an image" "$F:$n: " "tables, images and HTML are not part"
+fresh; put_line "$F" $n "<div>html</div>"
+lesson "HTML" "$F:$n: " "tables, images and HTML are not part"
+fresh; put_line "$F" $n "#### too deep"
+lesson "a fourth-level heading" "$F:$n: " 'only "# Title" (first line)'
+fresh; put_line "$F" $n ""; put_line "$F" $((n + 1)) "A: an answer"; put_line "$F" $((n + 2)) ""
+lesson "an answer without its question" "$F:$((n + 1)): " 'an "A:" answer must follow its "Q:" question'
+fresh; put_line "$F" $n "## ,"
+lesson "a section without ids" "$F:$n: " "a section needs the stage ids"
+fresh; put_line "fa/inside-transformer.md" 1 "$(printf '\377\376')"
+lesson "not UTF-8" "fa/inside-transformer.md:1: " "not UTF-8"
+fresh; put_line "$F" $n "$(head -c 9000 /dev/zero | tr '\0' 'a')"
+lesson "a paragraph too long" "$F:$n: " "too long"
+fresh; printf '\n## enc.9.nothing\nText.\n' >>"$L/ar/inside-transformer.md"
+m=$(grep -n 'enc.9.nothing' "$L/ar/inside-transformer.md" | cut -d: -f1)
+lesson "a stage id that matches no stage" "ar/inside-transformer.md:$m: " '"enc.9.nothing" matches no stage'
+fresh; awk '/^## /{n++} n!=3' "$L/fa/inside-transformer.md" >"$L/x" && mv "$L/x" "$L/fa/inside-transformer.md"
+sec=$(grep "^## " "$L/en/inside-transformer.md" | sed -n 3p | cut -d, -f1)
+lesson "a section missing in one language" "fa/inside-transformer.md: " "the section \"$sec\" of en/inside-transformer.md"
+fresh; rm "$L/fa/rnn-or-transformer.md"
+lesson "a lesson missing in one language" "fa/rnn-or-transformer.md: " "missing; every language has every lesson"
+fresh; printf '# T\n\n## src.pe\nx\n' >"$L/fa/extra.md"
+lesson "a lesson with no English original" "fa/extra.md: " "there is no English extra.md"
+fresh; sed -i 's/^attention = .*/attention/' "$L/$G"
+m=$(grep -n '^attention$' "$L/$G" | cut -d: -f1)
+lesson "glossary line without =" "$G:$m: " 'a glossary line is "key = word"'
+fresh; printf 'query = again\n' >>"$L/$G"
+m=$(wc -l <"$L/$G")
+lesson "glossary key twice" "$G:$m: " '"query" is listed twice'
+fresh; printf '%s = x\n' "$(head -c 60 /dev/zero | tr '\0' k)" >>"$L/$G"
+m=$(wc -l <"$L/$G")
+lesson "glossary key too long" "$G:$m: " "a key under 48 bytes"
+fresh; printf 'zzz-unknown = x\n' >>"$L/$G"
+lesson "glossary key English lacks" "$G: " '"zzz-unknown" is not an English glossary key'
+fresh; sed -i '/^softmax = /d' "$L/$G"
+lesson "glossary key missing" "$G: " 'has no "softmax"'
+fresh; sed -i 's/^softmax = .*/softmax = قطعاً-نیست/' "$L/$G"
+lesson "glossary word never used" "$G: " "is never used in the fa lessons"
+fresh; rm -r "$L/en"
+expect "lesson: no en/ folder" "$L: " "has no en/ folder" "$TVIZ" lesson check "$L"
+expect "lesson: no such folder" "$T/none: " "cannot read the lessons folder" "$TVIZ" lesson check "$T/none"
+
+# ================================================================ output paths
+S="I really enjoy learning transformers"
+: >"$T/a-file"
+for o in "/nonexistent/dir/x" "$T/a-file/x" "/proc/x"; do
+    expect "output: trace -o $o.json" "$o.json: " "cannot write" "$TVIZ" trace --src "$S" -o "$o.json"
+    expect "output: export -o $o.png" "$o.png: " "cannot write" "$TVIZ" export --stage src.pe -o "$o.png"
+    expect "output: model init -o $o.safetensors" "$o.safetensors: " "cannot write" "$TVIZ" model init --preset worked-example -o "$o.safetensors"
+    expect "output: export --all -o $o" "$o: " "cannot create the folder" "$TVIZ" export --all -o "$o"
+    expect "output: handout -o $o.pdf" "$o.pdf: " "cannot write" "$TVIZ" export --lesson inside-transformer -o "$o.pdf"
+done
+if [ "$(id -u)" != 0 ]; then # (root writes anywhere)
+    mkdir "$T/ro" && chmod 555 "$T/ro"
+    expect "output: a read-only folder" "$T/ro/t.json: " "cannot write" "$TVIZ" trace -o "$T/ro/t.json"
+    [ -z "$(ls -A "$T/ro")" ] && ok || bad "a read-only folder got $(ls -A "$T/ro")"
+fi
+expect "output: onto a folder" "$OUT: " "is a folder" "$TVIZ" export --stage src.pe -o "$OUT"
+expect "output: a full disk" "$OUT/full.png: " "nothing was written" \
+    sh -c "trap '' XFSZ; ulimit -f 8; exec \"$TVIZ\" export --stage src.pe --width 1600 -o \"$OUT/full.png\""
+expect "output: /dev/full" "/dev/full: " "No space left" "$TVIZ" trace -o /dev/full
+[ -c /dev/full ] || bad "/dev/full is no longer a device"
+
+echo "bad input: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
