@@ -41,7 +41,7 @@ TESTS     := $(sort $(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 B  := build
 BA := build/asan
 
-.PHONY: all run test test-unit check-sanitize test-asan fuzz fuzz-smoke soak valgrind bench deps fixtures train-fixtures worked-example screenshots pot clean
+.PHONY: all run test test-unit check-sanitize test-asan fuzz fuzz-smoke soak valgrind bench deps fixtures train-fixtures en-fa worked-example screenshots pot clean
 all: $(B)/tviz $(MO)
 
 # ---------------------------------------------------------------- dependencies
@@ -177,6 +177,14 @@ bench: $(B)/bench $(B)/bench_train $(B)/base.safetensors $(B)/tviz
 	./$(B)/bench_train assets/models/en-fa.safetensors ./$(B)/tviz
 
 # ---------------------------------------------------------------- generated files (committed)
+# The shipped translator, trained by tviz from scratch (about a minute on two
+# cores), with two early snapshots to show attention emerging.
+en-fa: $(B)/tviz
+	rm -rf $(B)/en-fa.snapshots
+	./$(B)/tviz train -o assets/models/en-fa.safetensors --snapshots $(B)/en-fa.snapshots --loss-png docs/en-fa-loss.png
+	mkdir -p assets/models/en-fa.snapshots
+	cp $(B)/en-fa.snapshots/step-000250.safetensors $(B)/en-fa.snapshots/step-000750.safetensors assets/models/en-fa.snapshots/
+
 # The shipped worked example, made by tviz itself.
 worked-example: $(B)/tviz
 	./$(B)/tviz model init --preset worked-example -o assets/models/worked-example.safetensors

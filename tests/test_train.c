@@ -440,6 +440,47 @@ static void test_step_against_pytorch(void **s) {
     cJSON_Delete(j);
 }
 
+// ---------------------------------------------------------------- the shipped translator
+// assets/models/en-fa (make en-fa): the held-out sentences of the built-in
+// corpus decoded exactly (goal ≥ 95%), the default sentence with its verb
+// last, and a cross-attention head whose peaks align Persian words with
+// their English source words.
+static void test_shipped_translator(void **s) {
+    (void)s;
+    tf_model m;
+    tf_err e;
+    assert_int_equal(tf_model_load(&m, "assets/models/en-fa.safetensors", &e), 0);
+    tf_corpus train, held;
+    assert_int_equal(tf_corpus_generate(&train, &held, 1, &e), 0);
+    tf_dataset d;
+    int bad;
+    assert_int_equal(tf_dataset_build(&d, &held, &m, &bad, &e), 0);
+    int right = tf_eval_exact(&m, &d, 2, &e);
+    print_message("held-out exact match: %d of %d\n", right, d.n);
+    assert_true(right >= 0.95 * d.n);
+    // the default sentence is held out, and comes out verb-final
+    assert_string_equal(held.p[0].src, "I really enjoy learning transformers");
+    tf_run r;
+    assert_int_equal(tf_run_greedy(&r, &m, held.p[0].src, 0, &e), 0);
+    char out[512] = "";
+    for (int i = 1; i < r.T; i++) { strcat(out, i > 1 ? " " : ""); strcat(out, r.tgt_words[i]); }
+    assert_string_equal(out, "من واقعاً از یادگیری ترنسفورمرها لذت می‌برم");
+    assert_true(r.stopped_on_eos);
+    tf_run_free(&r);
+    // alignment: the best head of the last decoder layer
+    int H = m.cfg.H, L = m.cfg.L_dec;
+    double *acc = calloc((size_t)(L * (H + 1) * 2), sizeof *acc), best = 0;
+    assert_true(tf_align_eval(&m, &held, &d, acc) > 1000);
+    for (int h = 0; h < H; h++) if (acc[((L - 1) * (H + 1) + h) * 2] > best) best = acc[((L - 1) * (H + 1) + h) * 2];
+    print_message("best cross-attention head of the last decoder layer: %.1f%% of words aligned\n", 100 * best);
+    assert_true(best >= 0.85);
+    free(acc);
+    tf_dataset_free(&d);
+    tf_corpus_free(&train);
+    tf_corpus_free(&held);
+    tf_model_free(&m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gradcheck_tied),
@@ -454,6 +495,7 @@ int main(void) {
         cmocka_unit_test(test_batches),
         cmocka_unit_test(test_short_run_learns),
         cmocka_unit_test(test_step_against_pytorch),
+        cmocka_unit_test(test_shipped_translator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,7 @@
 #include "../model/tf.h"
 #include "../render/render.h"
 
-#define CLI_DEFAULT_MODEL "worked-example"
+#define CLI_DEFAULT_MODEL "en-fa"
 #define CLI_DEFAULT_SENTENCE "I really enjoy learning transformers"
 
 int cli_main(int argc, char **argv);  // argv[1] is the subcommand
