@@ -145,9 +145,9 @@ if "$TVIZ" trace --model "$M/huge.safetensors" -o "$T/huge.json" 2>"$T/err"; the
 else bad "huge weights refused: $(cat "$T/err")"; fi
 
 # ================================================================ sentences (--src, --tgt)
-sentence() { # sentence NAME OPTION PHRASE TEXT
-    if [ "$2" = --src ]; then expect "sentence: $1" "--src: " "$3" "$TVIZ" trace --src "$4" -o "$OUT/t.json"
-    else expect "sentence: $1" "--tgt: " "$3" "$TVIZ" trace --tgt "$4" -o "$OUT/t.json"; fi
+sentence() { # sentence NAME OPTION PHRASE TEXT (on the worked example: max_len 16)
+    if [ "$2" = --src ]; then expect "sentence: $1" "--src: " "$3" "$TVIZ" trace --model worked-example --src "$4" -o "$OUT/t.json"
+    else expect "sentence: $1" "--tgt: " "$3" "$TVIZ" trace --model worked-example --tgt "$4" -o "$OUT/t.json"; fi
 }
 sentence "empty" --src "the source sentence is empty" ""
 sentence "white space only" --src "is empty" "$(printf ' \t \342\200\203 ')"

@@ -45,9 +45,9 @@ grep -q 'null' "$T/out" || bad "the decoder's masked scores are not written as n
 expect_ok "trace to file" "$TVIZ" trace --src "$S" --tgt "من واقعاً" -o "$T/t.json"
 grep -q '"tgt_tokens":\["<bos>","من","واقعاً"\]' "$T/t.json" || bad "trace -o: target tokens wrong"
 expect_ok "unknown word" "$TVIZ" trace --src "I really enjoy quantum physics" -o "$T/unk.json"
-grep -q '"src_tokens":\["I","really","enjoy","<unk>","<unk>"\]' "$T/unk.json" || bad "unknown words are not <unk> in the trace"
+grep -q '"src_tokens":\["I","really","enjoy","<unk>","<unk>"[],]' "$T/unk.json" || bad "unknown words are not <unk> in the trace"
 grep -q '"quantum" is not in the source vocabulary' "$T/err" || bad "no note about the unknown word"
-expect_ok "walk" "$TVIZ" walk --no-pause
+expect_ok "walk" "$TVIZ" walk --model worked-example --no-pause
 [ "$(grep -c '^\[[0-9]*/67\]' "$T/out")" -eq 67 ] || bad "walk did not print 67 stages"
 grep -q "0.9093  *-0.4161  *0.0200  *0.9998" "$T/out" || bad "walk does not show the slides' PE row"
 expect_ok "walk one stage" "$TVIZ" walk --stage 'dec.0.cross_attn.head.1.weights' --tgt "من"
@@ -88,14 +88,14 @@ fi
 if command -v pdftotext >/dev/null; then # the text is text, not paths: a slide can be searched
     pdftotext "$T/w.pdf" - | grep -q "Attention weights" && ok || bad "the PDF's title is not text"
 fi
-expect_ok "export width and scale" "$TVIZ" export --stage src.pe --width 600 --scale 2 -o "$T/pe.png"
+expect_ok "export width and scale" "$TVIZ" export --model worked-example --stage src.pe --width 600 --scale 2 -o "$T/pe.png"
 [ "$(od -An -tu1 -j16 -N8 "$T/pe.png" | awk '{print $3*256+$4, $7*256+$8}')" = "1200 480" ] || bad "--width 600 --scale 2: size is $(od -An -tu1 -j16 -N8 "$T/pe.png" | awk '{print $3*256+$4, $7*256+$8}')"
 for v in heatmap matrix heads grid pe-heatmap pe-curves pe-similarity architecture; do
     expect_ok "view $v" "$TVIZ" export --stage $W --view $v -o "$T/v-$v.png"
 done
 expect_ok "arithmetic view" "$TVIZ" export --stage $W --view arithmetic --cell 1,0 -o "$T/arith.png"
 expect_ok "figure without a stage" "$TVIZ" export --view pe-curves -o "$T/curves.svg"
-expect_ok "export all" "$TVIZ" export --all -o "$T/all"
+expect_ok "export all" "$TVIZ" export --model worked-example --all -o "$T/all"
 [ "$(ls "$T/all" | grep -c '^[0-9][0-9][0-9]-.*\.png$')" -eq 67 ] || bad "export --all: $(ls "$T/all" | grep -c '^[0-9]') stage pictures, want 67"
 grep -q 'src="001-src.embed.png"' "$T/all/index.html" || bad "export --all: the index does not list 001-src.embed.png"
 [ -s "$T/all/figure-architecture.png" ] && [ -s "$T/all/heads-dec.0.cross_attn.png" ] && [ -s "$T/all/grid-enc-self_attn.png" ] || bad "export --all: figures missing"
