@@ -173,5 +173,19 @@ expect_error "corpus into a missing parent" "cannot create the folder" "$TVIZ" c
 [ ! -e "$T/c3" ] || bad "a failed corpus run left a folder"
 [ -z "$(find "$T/corpus" -name '*.tmp*')" ] || bad "corpus: a temporary file was left behind"
 
+# tviz translate and tviz train (bad input; the training itself is in test_train)
+expect_ok "translate" "$TVIZ" translate "I really enjoy learning transformers" "She reads the book"
+[ "$(cat "$T/out")" = "$(printf 'من واقعاً از یادگیری ترنسفورمرها لذت می‌برم\nاو کتاب را می‌خواند')" ] || bad "translate: $(cat "$T/out")"
+printf 'I like\n' >"$T/bad.tsv"
+expect_error "train: a corpus line without a tab" "bad.tsv:1: has no tab" "$TVIZ" train --corpus "$T/bad.tsv" -o "$T/m.safetensors"
+[ ! -e "$T/m.safetensors" ] && [ ! -e "$T/m.snapshots" ] || bad "train: a bad corpus left files"
+printf 'I really enjoy\tمن واقعاً لذت می‌برم\n' >"$T/ok.tsv"
+expect_ok "train: a short run" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/m.safetensors" --steps 4 --save-every 2 --threads 1 --d-model 8 --heads 2 --d-ff 8 --layers 1
+[ -s "$T/m.safetensors" ] && [ -s "$T/m.loss.png" ] && [ -s "$T/m.snapshots/step-000004.state" ] || bad "train: model, loss curve or snapshot missing"
+printf 'I like zebras\tمن گورخرها را دوست دارم\n' >"$T/other.tsv"
+expect_error "train: resume on another vocabulary" 'is not in the model'"'"'s source vocabulary' "$TVIZ" train --corpus "$T/other.tsv" -o "$T/m2.safetensors" --resume "$T/m.snapshots/step-000002.safetensors" --steps 8
+expect_error "train: resume without its state" "training state" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/m2.safetensors" --resume "$T/m.safetensors" --steps 8
+[ ! -e "$T/m2.safetensors" ] || bad "train: a failed resume wrote a model"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
