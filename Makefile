@@ -129,14 +129,14 @@ test-asan: check-sanitize
 # One fuzzer per target: tests/fuzz/fuzz_<target>.c, seeds in tests/fuzz/<target>/,
 # kept crash and regression inputs in tests/fuzz/regressions/<target>/.
 # Adding a target is adding its name here.
-FUZZ_TARGETS := loader tokenizer lesson
+FUZZ_TARGETS := loader tokenizer lesson corpus
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE   ?= 10
 FUZZ_CC      := clang
 BF           := build/fuzz
 FUZZ_CFLAGS  := -g -O1 -std=c11 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-source-uses-openmp -D_DEFAULT_SOURCE \
                 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_SRC     := $(MODEL_SRC) $(TRAIN_SRC) $(LESSON_SRC)
+FUZZ_SRC     := $(MODEL_SRC) src/train/corpus.c src/train/lexicon.c $(LESSON_SRC)
 FUZZ_OBJ     := $(patsubst src/%.c,$(BF)/obj/%.o,$(FUZZ_SRC))
 .SECONDARY: $(FUZZ_OBJ)
 

@@ -53,7 +53,7 @@ void cli_membuf_append(cli_membuf *b, const void *data, size_t len) {
         b->p = p;
         b->cap = cap;
     }
-    memcpy(b->p + b->n, data, len);
+    if (len) memcpy(b->p + b->n, data, len); // (data may be NULL when len is 0)
     b->n += len;
 }
 

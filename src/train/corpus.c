@@ -424,7 +424,8 @@ int tf_corpus_parse(tf_corpus *c, const char *text, size_t len, int *line, tf_er
         }
         size_t k = 0;
         while (k < n && (s[k] == ' ' || s[k] == '\t')) k++;
-        if (k == n || s[0] == '#') continue;
+        // a comment starts with '#' and has no tab (a pair may start with '#')
+        if (k == n || (s[0] == '#' && !memchr(s, '\t', n))) continue;
         size_t bad;
         if (tf_utf8_check(s, n, &bad)) {
             tf_fail(e, "not valid UTF-8 (byte %zu of the line); save the file as UTF-8", bad + 1);
@@ -494,8 +495,12 @@ int tf_corpus_format(const tf_corpus *c, char **out, size_t *len) {
     size_t at = 0;
     for (int i = 0; i < c->n; i++) {
         const tf_pair *p = &c->p[i];
-        at += (size_t)snprintf(s + at, cap - at, "%s\t%s\t", p->src, p->tgt);
-        for (int k = 0; k < p->n_tgt; k++) at += (size_t)snprintf(s + at, cap - at, k ? " %d" : "%d", p->align[k]);
+        at += (size_t)snprintf(s + at, cap - at, "%s\t%s", p->src, p->tgt);
+        // the alignment column only when it says something (all −1 is what
+        // a missing column reads as): a line never grows past what was read
+        int aligned = 0;
+        for (int k = 0; k < p->n_tgt; k++) aligned |= p->align[k] >= 0;
+        for (int k = 0; aligned && k < p->n_tgt; k++) at += (size_t)snprintf(s + at, cap - at, k ? " %d" : "\t%d", p->align[k]);
         s[at++] = '\n';
     }
     s[at] = 0;

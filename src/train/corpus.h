@@ -64,7 +64,7 @@ int tf_corpus_generate_all(tf_corpus *all, tf_err *e);
 
 // TSV: one pair per line: source<TAB>target[<TAB>alignment], alignment =
 // space-separated ints (one per target word, -1 allowed; without the column
-// every entry is -1). Blank lines and lines starting with '#' are skipped; a
+// every entry is -1). Blank lines and lines starting with '#' without a tab are skipped; a
 // final '\r' is dropped; spaces at the ends of a sentence are dropped and runs
 // of spaces squeezed to one. On error: -1, *line = the 1-based line number (0
 // when the error is about the whole file: unreadable, too big, no pairs),
