@@ -658,6 +658,7 @@ int app_main(int argc, char **argv) {
     if (load_lesson(a, args.lang ? args.lang : "en", lerr, sizeof lerr)) {
         if (args.lang) { // asked for: a clear error; by default, built-in captions
             rc = cli_error(NULL, "%s (tviz --lang takes a folder of %s, e.g. en, fa, ar)", lerr, lesson_dir());
+            for (int i = 0; i < a->n_gloss; i++) glossary_free(&a->gloss[i]);
             free(a);
             SDL_Quit();
             cli_run_end(&c);
