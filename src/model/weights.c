@@ -302,11 +302,11 @@ int tf_model_load_mem(tf_model *m, const void *file, size_t size, tf_err *e) {
     const char *data = json + hl;
     size_t data_size = size - 8 - (size_t)hl;
     tf_config *c = &m->cfg;
-    c->has_enc_norm = cJSON_HasObjectItem(root, "encoder.norm.weight");
-    c->has_dec_norm = cJSON_HasObjectItem(root, "decoder.norm.weight");
-    c->has_tgt_embed = cJSON_HasObjectItem(root, "tgt_embed.weight");
-    c->has_generator = cJSON_HasObjectItem(root, "generator.weight");
-    c->has_generator_bias = cJSON_HasObjectItem(root, "generator.bias");
+    c->has_enc_norm = (cJSON_GetObjectItemCaseSensitive(root, "encoder.norm.weight") != NULL);
+    c->has_dec_norm = (cJSON_GetObjectItemCaseSensitive(root, "decoder.norm.weight") != NULL);
+    c->has_tgt_embed = (cJSON_GetObjectItemCaseSensitive(root, "tgt_embed.weight") != NULL);
+    c->has_generator = (cJSON_GetObjectItemCaseSensitive(root, "generator.weight") != NULL);
+    c->has_generator_bias = (cJSON_GetObjectItemCaseSensitive(root, "generator.bias") != NULL);
     if (!c->has_tgt_embed && c->V_tgt != c->V_src) {
         tf_fail(e, "there is a tgt_vocab of %d tokens but no tgt_embed.weight; add the target embedding, or drop tgt_vocab to share the source one", c->V_tgt);
         goto fail;
