@@ -121,16 +121,26 @@ static void button(cairo_t *cr, const render_theme *th, app_rect r, double u, co
     render_text(cr, label, r.x + r.w / 2, r.y + r.h / 2 - 10 * u, &st);
 }
 
-// The markup a lesson block is drawn with: its text with a bullet, a dash,
-// a question or an answer mark in front.
-static const char *block_markup(const lesson_block *b, char *buf, size_t n) {
-    switch (b->kind) {
-    case LESSON_BULLET: snprintf(buf, n, "• %s", b->markup); return buf;
-    case LESSON_NUMBERED: snprintf(buf, n, "– %s", b->markup); return buf;
-    case LESSON_QUESTION: snprintf(buf, n, "? %s", b->markup); return buf;
-    case LESSON_ANSWER: snprintf(buf, n, "✓ %s", b->markup); return buf;
-    default: return b->markup;
-    }
+// What the lesson's live values ({{expr}}, [if COND]) read: the model and
+// sentence on screen, beside the current stage.
+static render_lesson_ctx lesson_ctx(const app_state *s, const app_world *wd, char *name, size_t n) {
+    return (render_lesson_ctx){&wd->r->trace, wd->m, render_model_name(wd->model_name, name, n), s->stage, wd->r->greedy};
+}
+
+static int block_shown(const lesson_block *b, const render_lesson_ctx *c) {
+    char why[300];
+    return !b->cond || render_lesson_cond(c, b->cond, why, sizeof why) == 1;
+}
+
+// The markup a lesson block is drawn with: its live values read, and a
+// bullet, a dash, a question or an answer mark in front.
+static const char *block_markup(const lesson_block *b, render_lesson_ctx *c, char *buf, size_t n) {
+    const char *mark = b->kind == LESSON_BULLET ? "• " : b->kind == LESSON_NUMBERED ? "– " : b->kind == LESSON_QUESTION ? "? "
+                     : b->kind == LESSON_ANSWER ? "✓ " : "";
+    size_t k = strlen(mark);
+    memcpy(buf, mark, k + 1);
+    lesson_expand(b->markup, render_lesson_value, c, buf + k, n - k);
+    return buf;
 }
 
 const glossary *app_glossary(const app_state *s, const app_world *wd) {
@@ -143,19 +153,19 @@ const glossary *app_glossary(const app_state *s, const app_world *wd) {
 // bullets on the right), glossary words underlined. Each block's place goes
 // into lay for hovering. Returns the y below it.
 static double lesson_text(cairo_t *cr, const lesson *l, const lesson_section *sec, const glossary *g, const render_theme *th,
-                          double x, double y, double tw, double u, int show_answers, app_layout *lay) {
+                          render_lesson_ctx *c, double x, double y, double tw, double u, int show_answers, app_layout *lay) {
     render_text_style st = render_style(15 * u, th->fg);
     st.width = tw;
     st.dir = l->rtl ? RENDER_DIR_RTL : RENDER_DIR_LTR;
     char buf[9000], plain[9000];
     for (int i = 0; i < sec->n_blocks; i++) {
         const lesson_block *b = &sec->blocks[i];
-        if (b->kind == LESSON_ANSWER && !show_answers) continue;
+        if ((b->kind == LESSON_ANSWER && !show_answers) || !block_shown(b, c)) continue;
         render_text_style bs = st;
         if (b->kind == LESSON_HEADING) { bs.bold = 1; bs.size = 16 * u; }
         if (b->kind == LESSON_QUESTION) bs.bold = 1;
         if (b->kind == LESSON_ANSWER) bs.color = th->accent;
-        const char *m = block_markup(b, buf, sizeof buf);
+        const char *m = block_markup(b, c, buf, sizeof buf);
         if (lay->n_texts < APP_MAX_TEXTS) lay->texts[lay->n_texts++] = (app_text_box){x, y, (int)(sec - l->sec), i, bs};
         glossary_hit hits[64];
         int marks[128], n = g && !render_markup_plain(m, plain, sizeof plain) ? glossary_find(g, plain, hits, 64) : 0;
@@ -171,15 +181,16 @@ static double lesson_text(cairo_t *cr, const lesson *l, const lesson_section *se
 const char *app_panel_term(const app_state *s, const app_world *wd, const app_layout *lay, double x, double y) {
     const glossary *g = app_glossary(s, wd);
     const lesson *l = wd->lesson;
-    if (!g || !l || !inside(lay->panel, x, y)) return NULL;
+    if (!g || !l || !wd->r || !inside(lay->panel, x, y)) return NULL;
     cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
     cairo_t *cr = cairo_create(sf);
     const char *key = NULL;
-    char buf[9000], plain[9000];
+    char buf[9000], plain[9000], name[256];
+    render_lesson_ctx c = lesson_ctx(s, wd, name, sizeof name);
     for (int i = 0; i < lay->n_texts && !key; i++) {
         const app_text_box *tb = &lay->texts[i];
         if (tb->sec >= l->n || tb->blk >= l->sec[tb->sec].n_blocks) continue; // a layout of another lesson
-        const char *m = block_markup(&l->sec[tb->sec].blocks[tb->blk], buf, sizeof buf);
+        const char *m = block_markup(&l->sec[tb->sec].blocks[tb->blk], &c, buf, sizeof buf);
         int at = render_markup_index(cr, m, &tb->style, x - tb->x, y + s->panel_scroll - tb->y);
         int e = at >= 0 && !render_markup_plain(m, plain, sizeof plain) ? glossary_at(g, plain, at) : -1;
         if (e >= 0) key = g->key[e];
@@ -266,11 +277,13 @@ static double text_panel(cairo_t *cr, const app_state *s, const app_world *wd, c
     const lesson_section *chk = wd->lesson && s->check ? lesson_section_named(wd->lesson, "check") : NULL;
     const lesson_section *ls = wd->lesson ? lesson_for_stage(wd->lesson, st->id) : NULL;
     const glossary *g = app_glossary(s, wd);
+    char name[256];
+    render_lesson_ctx c = lesson_ctx(s, wd, name, sizeof name);
     if (chk) { // Q: the self-check, answers on the second press
         y += render_text(cr, s->check == 1 ? _("Self-check (Q again shows the answers, Esc closes)") : _("Self-check with answers (Q or Esc closes)"),
                          x, y, &ui) + 8 * u;
-        y = lesson_text(cr, wd->lesson, chk, g, th, x, y, tw, u, s->check == 2, lay) + 6 * u;
-    } else if (ls) y = lesson_text(cr, wd->lesson, ls, g, th, x, y, tw, u, 0, lay) + 6 * u;
+        y = lesson_text(cr, wd->lesson, chk, g, th, &c, x, y, tw, u, s->check == 2, lay) + 6 * u;
+    } else if (ls) y = lesson_text(cr, wd->lesson, ls, g, th, &c, x, y, tw, u, 0, lay) + 6 * u;
     else {
         render_text_style body = ui;
         body.size = 15 * u;

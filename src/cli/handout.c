@@ -27,6 +27,7 @@ typedef struct {
     int page_no, failed;
     double y;                   // where the next block goes
     const lesson *l;
+    render_lesson_ctx lc;       // what the lesson's live values read; lc.stage: the section's stage
     render_theme th;
 } handout;
 
@@ -107,23 +108,23 @@ static void diagram(handout *h, const tf_trace *t, const tf_model *m, int stage)
 }
 
 static void section_text(handout *h, const lesson_section *sec, int answers) {
-    char buf[9000];
+    char buf[9000], why[300];
     int q = 0;
     for (int i = 0; i < sec->n_blocks; i++) {
         const lesson_block *b = &sec->blocks[i];
+        if (b->cond && render_lesson_cond(&h->lc, b->cond, why, sizeof why) != 1) continue;
         render_text_style st = text_style(h, 11);
+        const char *mark = b->kind == LESSON_BULLET ? "•  " : b->kind == LESSON_NUMBERED ? "–  " : "";
+        int k = snprintf(buf, sizeof buf, "%s", mark);
+        if (b->kind == LESSON_QUESTION) k = snprintf(buf, sizeof buf, "<b>%d.</b>  ", ++q);
+        if (b->kind == LESSON_ANSWER) k = snprintf(buf, sizeof buf, "<b>%d.</b>  ", q);
+        lesson_expand(b->markup, render_lesson_value, &h->lc, buf + k, sizeof buf - (size_t)k);
         switch (b->kind) {
-        case LESSON_HEADING: st.bold = 1; st.size = 12; block(h, b->markup, &st, 4); break;
-        case LESSON_BULLET: snprintf(buf, sizeof buf, "•  %s", b->markup); block(h, buf, &st, 3); break;
-        case LESSON_NUMBERED: snprintf(buf, sizeof buf, "–  %s", b->markup); block(h, buf, &st, 3); break;
-        case LESSON_QUESTION:
-            snprintf(buf, sizeof buf, "<b>%d.</b>  %s", ++q, b->markup);
-            if (!answers) block(h, buf, &st, 8);
-            break;
-        case LESSON_ANSWER:
-            if (answers) { snprintf(buf, sizeof buf, "<b>%d.</b>  %s", q, b->markup); block(h, buf, &st, 8); }
-            break;
-        default: block(h, b->markup, &st, 7); break;
+        case LESSON_HEADING: st.bold = 1; st.size = 12; block(h, buf, &st, 4); break;
+        case LESSON_BULLET: case LESSON_NUMBERED: block(h, buf, &st, 3); break;
+        case LESSON_QUESTION: if (!answers) block(h, buf, &st, 8); break;
+        case LESSON_ANSWER: if (answers) block(h, buf, &st, 8); break;
+        default: block(h, buf, &st, 7); break;
         }
     }
 }
@@ -145,7 +146,9 @@ int cli_handout(const cli_run *c, const char *name, const char *lang, cli_format
         if (stat(path, &st)) return cli_error(path, "no such lesson; lessons are in %s/<lang>/ (e.g. inside-transformer, rnn-or-transformer)", lesson_dir());
         return cli_error(NULL, "%s:%s", path, err);
     }
-    handout h = {.fmt = fmt, .out = out, .l = &l};
+    char model[256];
+    handout h = {.fmt = fmt, .out = out, .l = &l,
+                 .lc = {&c->r.trace, &c->m, render_model_name(c->path, model, sizeof model), -1, c->r.greedy}};
     render_opts o;
     render_opts_default(&o);
     h.th = render_theme_get(&o);
@@ -175,6 +178,7 @@ int cli_handout(const cli_run *c, const char *name, const char *lang, cli_format
         const lesson_section *sec = &l.sec[i];
         if (!strcmp(sec->patterns[0], "check")) { check = sec; continue; }
         int stage = section_stage(t, sec);
+        h.lc.stage = stage;
         if (stage >= 0) { // a heading with the stage's title, then its diagram, then the text
             char head[240];
             render_stage_title(t, stage, head, sizeof head);
@@ -188,6 +192,7 @@ int cli_handout(const cli_run *c, const char *name, const char *lang, cli_format
         section_text(&h, sec, 0);
         h.y += 10;
     }
+    h.lc.stage = -1;
     if (check) {
         render_text_style hs = text_style(&h, 14);
         hs.bold = 1;

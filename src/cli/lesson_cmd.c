@@ -3,6 +3,7 @@
 // glossaries have every key, used in their lessons. Errors name file:line.
 #include "cli.h"
 #include "../lesson/lesson.h"
+#include "../render/render.h"
 
 #include <dirent.h>
 #include <fnmatch.h>
@@ -33,12 +34,6 @@ static int matches_a_stage(const tf_trace *t, const char *pat) {
     return 0;
 }
 
-static int same_patterns(const lesson_section *a, const lesson_section *b) {
-    if (a->n_patterns != b->n_patterns) return 0;
-    for (int i = 0; i < a->n_patterns; i++) if (strcmp(a->patterns[i], b->patterns[i])) return 0;
-    return 1;
-}
-
 // One problem, one line on stderr (whatever the files hold: control characters quoted).
 static void problem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void problem(const char *fmt, ...) {
@@ -49,6 +44,63 @@ static void problem(const char *fmt, ...) {
     va_end(ap);
     tf_one_line(msg, sizeof msg);
     fprintf(stderr, "tviz: %s\n", msg);
+}
+
+// ---------------------------------------------------------------- live values
+// Each {{expr}} and [if COND] of a lesson must read on the models a user
+// meets first: the reference model on a two-word sentence (any lesson must
+// survive a short sentence), the worked example and the default translator
+// on the default sentence, beside every stage its section is shown for.
+typedef struct { const char *name; tf_model m; tf_run r; int ok; } value_model;
+
+typedef struct { render_lesson_ctx c; char expr[256], why[300]; int bad; } value_probe;
+
+static int probe_value(void *ctx, const char *expr, char *out, size_t n) {
+    value_probe *p = ctx;
+    int rc = render_lesson_value(&p->c, expr, out, n);
+    if (rc && !p->bad++) { snprintf(p->expr, sizeof p->expr, "%s", expr); snprintf(p->why, sizeof p->why, "%s", out); }
+    return rc;
+}
+
+// 0 if every value of block b reads beside stage (or -1); else a problem line.
+static int block_reads(const lesson_block *b, value_model *vm, int stage, const char *path) {
+    value_probe p = {.c = {&vm->r.trace, &vm->m, vm->name, stage, vm->r.greedy}};
+    char out[9000];
+    const char *where = stage >= 0 ? vm->r.trace.stages[stage].id : "no stage";
+    if (b->cond && render_lesson_cond(&p.c, b->cond, p.why, sizeof p.why) < 0) {
+        problem("%s:%d: %s", path, b->line, p.why);
+        return -1;
+    }
+    lesson_expand(b->markup, probe_value, &p, out, sizeof out);
+    if (!p.bad) return 0;
+    problem("%s:%d: {{%s}} cannot be read with the model %s beside %s: %s", path, b->line, p.expr, vm->name, where, p.why);
+    return -1;
+}
+
+static int check_values(const lesson *l, value_model *vms, int n_vm) {
+    int problems = 0;
+    for (int s = 0; s < l->n; s++) {
+        const lesson_section *sec = &l->sec[s];
+        int plain = !strcmp(sec->patterns[0], "intro") || !strcmp(sec->patterns[0], "check");
+        for (int b = 0; b < sec->n_blocks; b++) {
+            int bad = 0;
+            for (int v = 0; v < n_vm && !bad; v++) {
+                if (!vms[v].ok) continue;
+                const tf_trace *t = &vms[v].r.trace;
+                if (plain) bad = block_reads(&sec->blocks[b], &vms[v], -1, l->path);
+                for (int i = 0; i < t->n && !bad && !plain; i++)
+                    if (lesson_for_stage(l, t->stages[i].id) == sec) bad = block_reads(&sec->blocks[b], &vms[v], i, l->path);
+            }
+            problems += bad != 0;
+        }
+    }
+    return problems;
+}
+
+static int same_patterns(const lesson_section *a, const lesson_section *b) {
+    if (a->n_patterns != b->n_patterns) return 0;
+    for (int i = 0; i < a->n_patterns; i++) if (strcmp(a->patterns[i], b->patterns[i])) return 0;
+    return 1;
 }
 
 static int cmp_name(const void *a, const void *b) { return strcmp(a, b); } // rows of char[64]
@@ -105,6 +157,16 @@ static int check(const char *dir) {
     tf_run r;
     tf_err e;
     if (reference_ids(&m, &r, &e)) return cli_error(NULL, "cannot build the reference stages: %s", e.msg);
+    value_model vms[3] = {{.name = "a reference model"}, {.name = "worked-example"}, {.name = CLI_DEFAULT_MODEL}};
+    vms[0].m = m;
+    vms[0].r = r;
+    vms[0].ok = 1;
+    for (int v = 1; v < 3; v++) {
+        char mp[4200];
+        if (cli_load_model(&vms[v].m, vms[v].name, mp, sizeof mp)) continue; // (the error is printed)
+        if (tf_run_sentence(&vms[v].r, &vms[v].m, CLI_DEFAULT_SENTENCE, NULL, &e)) { tf_model_free(&vms[v].m); problem("%s: %s", mp, e.msg); continue; }
+        vms[v].ok = 1;
+    }
     lesson ref[64];
     memset(ref, 0, sizeof ref);
     for (int f = 0; f < nf; f++) {
@@ -134,6 +196,7 @@ static int check(const char *dir) {
             if (stat(path, &st)) { problem("%s: missing; every language has every lesson of en/", path); problems++; unread++; continue; }
             if (lesson_load(&ls[f], path, lang, err, sizeof err)) { problem("%s:%s", path, err); problems++; unread++; continue; }
             n_files++;
+            problems += check_values(&ls[f], vms, 3);
             for (int s = 0; s < ls[f].n; s++) {
                 const lesson_section *sec = &ls[f].sec[s];
                 n_sections++;
@@ -178,8 +241,11 @@ static int check(const char *dir) {
     }
     for (int f = 0; f < nf; f++) lesson_free(&ref[f]);
     if (have_gref) glossary_free(&gref);
-    tf_run_free(&r);
-    tf_model_free(&m);
+    for (int v = 0; v < 3; v++)
+        if (vms[v].ok) {
+            tf_run_free(&vms[v].r);
+            tf_model_free(&vms[v].m);
+        }
     printf("lesson check: %d languages, %d files, %d sections: %d problem%s\n", nl, n_files, n_sections, problems, problems == 1 ? "" : "s");
     return problems ? 1 : 0;
 }

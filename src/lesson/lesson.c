@@ -70,7 +70,19 @@ static char *inline_markup(const char *s, int line, char *err, size_t en) {
     int bold = 0, ital = 0;
     put(&o, &n, &cap, "", 0);
     for (const char *p = s; *p; p++) {
-        if (*p == '`') {
+        if (p[0] == '{' && p[1] == '{') { // a live value: kept as written, read when drawn (lesson_expand)
+            const char *end = strstr(p + 2, "}}");
+            if (!end) { snprintf(err, en, "%d: a {{ opens a live value that is never closed; add }}", line); free(o); return NULL; }
+            for (const char *q = p; q < end + 2; q++) {
+                if (*q == '<' || *q == '>' || *q == '&' || *q == '`' || *q == '*') {
+                    snprintf(err, en, "%d: a live value holds %c; write it as {{stage row col}} (lessons/README.md)", line, *q);
+                    free(o);
+                    return NULL;
+                }
+            }
+            put(&o, &n, &cap, p, (size_t)(end + 2 - p));
+            p = end + 1;
+        } else if (*p == '`') {
             const char *end = strchr(p + 1, '`');
             if (!end) { snprintf(err, en, "%d: a ` opens code that is never closed; add the closing `", line); free(o); return NULL; }
             // a left-to-right isolate (LRI … PDI): in a Persian or Arabic
@@ -137,13 +149,52 @@ static char *trim(char *s) {
 }
 
 static int add_block(lesson_section *sec, lesson_kind kind, const char *text, int line, char *err, size_t en) {
+    char *cond = NULL;
+    if (!strncmp(text, "[if ", 4)) { // "[if model=worked-example] text": shown only when it holds
+        const char *end = strchr(text, ']');
+        if (!end) { snprintf(err, en, "%d: an [if …] is never closed; add the ]", line); return -1; }
+        cond = strndup(text + 4, (size_t)(end - text - 4));
+        char *c = cond ? trim(cond) : NULL;
+        if (!c || !*c) { free(cond); snprintf(err, en, "%d: an [if] without a condition; write e.g. [if model=worked-example]", line); return -1; }
+        memmove(cond, c, strlen(c) + 1);
+        text = end + 1;
+        while (*text == ' ') text++;
+        if (!*text) { free(cond); snprintf(err, en, "%d: an [if …] with no text after it; put the text on the same paragraph", line); return -1; }
+    }
     char *m = inline_markup(text, line, err, en);
-    if (!m) return -1;
+    if (!m) { free(cond); return -1; }
     lesson_block *b = realloc(sec->blocks, sizeof *b * (size_t)(sec->n_blocks + 1));
-    if (!b) { free(m); snprintf(err, en, "%d: out of memory", line); return -1; }
+    if (!b) { free(m); free(cond); snprintf(err, en, "%d: out of memory", line); return -1; }
     sec->blocks = b;
-    sec->blocks[sec->n_blocks++] = (lesson_block){kind, m, line};
+    sec->blocks[sec->n_blocks++] = (lesson_block){kind, m, cond, line};
     return 0;
+}
+
+int lesson_expand(const char *markup, lesson_value_fn fn, void *ctx, char *out, size_t n) {
+    size_t k = 0;
+    int bad = 0;
+    if (!n) return 0;
+#define OUT(s, len) do { size_t l_ = (len); if (k + l_ < n) { memcpy(out + k, s, l_); k += l_; } } while (0)
+    for (const char *p = markup; *p;) {
+        const char *end = p[0] == '{' && p[1] == '{' ? strstr(p + 2, "}}") : NULL;
+        if (!end) { OUT(p, 1); p++; continue; }
+        char expr[256], val[1024];
+        size_t el = (size_t)(end - p - 2);
+        if (el >= sizeof expr) el = sizeof expr - 1;
+        memcpy(expr, p + 2, el);
+        expr[el] = 0;
+        if (!fn || fn(ctx, trim(expr), val, sizeof val)) { bad++; snprintf(val, sizeof val, "?"); }
+        for (const char *v = val; *v; v++) {
+            if (*v == '<') OUT("&lt;", 4);
+            else if (*v == '>') OUT("&gt;", 4);
+            else if (*v == '&') OUT("&amp;", 5);
+            else OUT(v, 1);
+        }
+        p = end + 2;
+    }
+#undef OUT
+    out[k] = 0;
+    return bad;
 }
 
 int lesson_load(lesson *l, const char *path, const char *lang, char *err, size_t en) {
@@ -231,7 +282,10 @@ out:
 void lesson_free(lesson *l) {
     for (int i = 0; i < l->n; i++) {
         for (int k = 0; k < l->sec[i].n_patterns; k++) free(l->sec[i].patterns[k]);
-        for (int k = 0; k < l->sec[i].n_blocks; k++) free(l->sec[i].blocks[k].markup);
+        for (int k = 0; k < l->sec[i].n_blocks; k++) {
+            free(l->sec[i].blocks[k].markup);
+            free(l->sec[i].blocks[k].cond);
+        }
         free(l->sec[i].patterns);
         free(l->sec[i].blocks);
     }

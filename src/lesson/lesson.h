@@ -10,7 +10,8 @@ typedef enum { LESSON_PARA, LESSON_HEADING, LESSON_BULLET, LESSON_NUMBERED, LESS
 
 typedef struct {
     lesson_kind kind;
-    char *markup;        // pango markup (escaped; **b** -> <b>, *i* -> <i>, `c` -> <tt>)
+    char *markup;        // pango markup (escaped; **b** -> <b>, *i* -> <i>, `c` -> <tt>); {{expr}} kept for lesson_expand
+    char *cond;          // "[if COND]" in front of the block: shown only when COND holds; NULL: always
     int line;            // where it starts in the file
 } lesson_block;
 
@@ -47,6 +48,14 @@ void lesson_free(lesson *l);
 const lesson_section *lesson_for_stage(const lesson *l, const char *stage_id);
 const lesson_section *lesson_section_named(const lesson *l, const char *pattern); // e.g. "check"
 int lesson_is_rtl(const char *lang);
+
+// Live values: each {{expr}} of a block's markup stands for a number, token or
+// size of the model and sentence on screen (lessons/README.md). fn reads expr
+// into out and returns 0, or -1 with the reason in out. lesson_expand writes
+// the markup with every value in place (markup-escaped; "?" for one fn could
+// not read) and returns how many could not be read.
+typedef int (*lesson_value_fn)(void *ctx, const char *expr, char *out, size_t n);
+int lesson_expand(const char *markup, lesson_value_fn fn, void *ctx, char *out, size_t n);
 
 int glossary_load(glossary *g, const char *path, const char *lang, char *err, size_t n);
 void glossary_free(glossary *g);

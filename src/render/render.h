@@ -92,6 +92,23 @@ int render_markup_index(cairo_t *cr, const char *markup, const render_text_style
 // Formats a number for a cell: "0.842", "-12.3", "−∞". buf at least 16 bytes.
 const char *render_format_value(float v, char *buf, size_t n, int digits);
 
+// ---------------------------------------------------------------- live values of a lesson (lessonval.c)
+// What {{expr}} and [if COND] of a lesson read (lessons/README.md).
+typedef struct {
+    const tf_trace *t;
+    const tf_model *m;
+    const char *model;  // the model's name (render_model_name)
+    int stage;          // the stage the text is beside ("this"), -1 for none
+    int greedy;         // 1 when the model decoded the target itself
+} render_lesson_ctx;
+// Writes expr's value into out and returns 0; or -1 with the reason in out.
+// ctx is a render_lesson_ctx (the shape of lesson_value_fn).
+int render_lesson_value(void *ctx, const char *expr, char *out, size_t n);
+// 1 if COND holds, 0 if not, -1 (the reason in out) if it is not a condition.
+int render_lesson_cond(const render_lesson_ctx *c, const char *cond, char *out, size_t n);
+// "assets/models/en-fa.safetensors" -> "en-fa".
+const char *render_model_name(const char *path, char *buf, size_t n);
+
 // ---------------------------------------------------------------- views
 typedef enum {
     RENDER_VIEW_AUTO,          // heatmap for attention stages, matrix for the rest

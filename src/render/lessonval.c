@@ -1,0 +1,179 @@
+// lessonval.c — the live values of a lesson ({{expr}}, lessons/README.md):
+// numbers, tokens and sizes read from the trace on screen, so that a lesson
+// quotes what the window shows for any model and any sentence.
+#include "render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int why(char *out, size_t n, const char *fmt, const char *a) {
+    snprintf(out, n, fmt, a);
+    return -1;
+}
+
+// An index along a length: 0, 1, … from the start, -1, -2, … from the end.
+static int index_of(const char *s, int len, int *out) {
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end) return -1;
+    if (v < 0) v += len;
+    if (v < 0 || v >= len) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+const char *render_model_name(const char *path, char *buf, size_t n) {
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    snprintf(buf, n, "%s", base);
+    size_t k = strlen(buf), e = strlen(".safetensors");
+    if (k > e && !strcmp(buf + k - e, ".safetensors")) buf[k - e] = 0;
+    return buf;
+}
+
+// A stage named by id, "this" (the stage the text is beside) or "this:NAME"
+// (this stage's id with its last part replaced: this:weights beside
+// enc.0.self_attn.head.1.out). -1 if there is none.
+static int stage_of(const render_lesson_ctx *c, const char *ref) {
+    if (!strcmp(ref, "this")) return c->stage;
+    if (!strncmp(ref, "this:", 5)) {
+        if (c->stage < 0) return -1;
+        char id[128];
+        const char *cur = c->t->stages[c->stage].id, *dot = strrchr(cur, '.');
+        if (!dot) return -1;
+        snprintf(id, sizeof id, "%.*s.%s", (int)(dot - cur), cur, ref + 5);
+        return tf_trace_find(c->t, id);
+    }
+    return tf_trace_find(c->t, ref);
+}
+
+static void put_value(float v, char *out, size_t n) { render_format_value(v, out, n, 4); }
+
+static int scalar(const render_lesson_ctx *c, const char *name, char *out, size_t n) {
+    const tf_config *g = &c->m->cfg;
+    struct { const char *name; long v; } ints[] = {
+        {"d_model", g->C}, {"heads", g->H}, {"d_k", g->D}, {"d_ff", g->F}, {"enc_layers", g->L_enc},
+        {"dec_layers", g->L_dec}, {"src_vocab", g->V_src}, {"tgt_vocab", g->V_tgt}, {"src_len", c->t->S},
+        {"tgt_len", c->t->T}, {"max_len", g->max_len}, {"params", (long)c->m->n_params},
+    };
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
+        if (!strcmp(name, ints[i].name)) { snprintf(out, n, "%ld", ints[i].v); return 0; }
+    if (!strcmp(name, "sqrt_d_k")) { put_value(sqrtf((float)g->D), out, n); return 0; }
+    if (!strcmp(name, "sqrt_d_model")) { put_value(sqrtf((float)g->C), out, n); return 0; }
+    if (!strcmp(name, "embed_scale")) { put_value(g->embed_scale, out, n); return 0; }
+    if (!strcmp(name, "model")) { snprintf(out, n, "%s", c->model ? c->model : "?"); return 0; }
+    if (!strcmp(name, "translation")) { // the decoder input after <bos>, up to <eos>
+        size_t k = 0;
+        out[0] = 0;
+        for (int i = 1; i < c->t->T && !(c->t->tgt_labels[i][0] == '<' && !strcmp(c->t->tgt_labels[i], "<eos>")); i++)
+            k += (size_t)snprintf(out + k, k < n ? n - k : 0, "%s%s", i > 1 ? " " : "", c->t->tgt_labels[i]);
+        if (k >= n) return why(out, n, "%s: too long", name);
+        return 0;
+    }
+    return why(out, n, "%s is not a value tviz knows (see lessons/README.md)", name);
+}
+
+// A value kept in one piece inside text of either direction: numbers and
+// rows left to right (LRI … PDI: "−0.5, 1.2" in a Persian sentence stays as
+// the matrix shows it), tokens in their own direction (FSI … PDI).
+static int isolate(char *out, size_t n, int rc, int tokens) {
+    size_t k = strlen(out);
+    if (rc || k + 7 > n) return rc;
+    memmove(out + 3, out, k + 1);
+    memcpy(out, tokens ? "\u2068" : "\u2066", 3);
+    memcpy(out + k + 3, "\u2069", 4);
+    return 0;
+}
+
+static int value(const render_lesson_ctx *c, const char *expr, char *out, size_t n);
+
+int render_lesson_value(void *ctx, const char *expr, char *out, size_t n) {
+    const render_lesson_ctx *c = ctx;
+    char first[16] = "";
+    sscanf(expr, "%15s", first);
+    int tokens = !strcmp(first, "src") || !strcmp(first, "tgt") || !strcmp(first, "model") || !strcmp(first, "translation") ||
+                 strstr(expr, "argmax") || strstr(expr, "label");
+    return isolate(out, n, value(c, expr, out, n), tokens);
+}
+
+static int value(const render_lesson_ctx *c, const char *expr, char *out, size_t n) {
+    char buf[256], *w[5];
+    int nw = 0;
+    snprintf(buf, sizeof buf, "%s", expr);
+    for (char *save = NULL, *p = strtok_r(buf, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
+        if (nw == 4) return why(out, n, "%s: too many words; write {{stage row col}}", expr);
+        w[nw++] = p;
+    }
+    if (!nw) return why(out, n, "%s", "an empty {{}}");
+    if (nw == 1) return scalar(c, w[0], out, n);
+    if (!strcmp(w[0], "src") || !strcmp(w[0], "tgt")) { // a token: src 0, tgt -1
+        int src = w[0][0] == 's', len = src ? c->t->S : c->t->T, i;
+        if (nw != 2 || index_of(w[1], len, &i)) return why(out, n, "%s: no such token; write src N or tgt N (N from 0, or -1 for the last)", expr);
+        snprintf(out, n, "%s", src ? c->t->src_labels[i] : c->t->tgt_labels[i]);
+        return 0;
+    }
+    int si = stage_of(c, w[0]);
+    if (si < 0) return why(out, n, "%s: no such stage in this model", w[0]);
+    const tf_stage *s = &c->t->stages[si];
+    if (nw == 2 && (!strcmp(w[1], "rows") || !strcmp(w[1], "cols"))) {
+        snprintf(out, n, "%d", w[1][0] == 'r' ? s->rows : s->cols);
+        return 0;
+    }
+    int r, col;
+    if (index_of(w[1], s->rows, &r)) return why(out, n, "%s: no such row", expr);
+    const float *row = s->data + (size_t)r * (size_t)s->cols;
+    if (nw == 2) { // the row: every number up to 8, else the first 4 and "…"
+        size_t k = 0;
+        int shown = s->cols <= 8 ? s->cols : 4;
+        out[0] = 0;
+        for (int j = 0; j < shown && k < n; j++) {
+            char v[32];
+            k += (size_t)snprintf(out + k, n - k, "%s%s", j ? ", " : "", render_format_value(row[j], v, sizeof v, 4));
+        }
+        if (shown < s->cols && k < n) snprintf(out + k, n - k, ", …");
+        return 0;
+    }
+    if (nw == 4) return why(out, n, "%s: too many words; write {{stage row col}}", expr);
+    if (!index_of(w[2], s->cols, &col)) { put_value(row[col], out, n); return 0; }
+    int best = 0, zeros = 0;
+    double sum = 0;
+    for (int j = 0; j < s->cols; j++) {
+        if (isfinite(row[j])) sum += row[j];
+        if (row[j] > row[best]) best = j;
+        zeros += row[j] == 0;
+    }
+    if (!strcmp(w[2], "max")) put_value(row[best], out, n);
+    else if (!strcmp(w[2], "sum")) put_value((float)sum, out, n);
+    else if (!strcmp(w[2], "zeros")) snprintf(out, n, "%d", zeros);
+    else if (!strcmp(w[2], "argmax")) tf_axis_label(c->t, s->col_axis, best, out, n);
+    else if (!strcmp(w[2], "label")) tf_axis_label(c->t, s->row_axis, r, out, n);
+    else return why(out, n, "%s: no such column; a column is a number, max, argmax, sum, zeros or label", expr);
+    return 0;
+}
+
+int render_lesson_cond(const render_lesson_ctx *c, const char *cond, char *out, size_t n) {
+    int neg = cond[0] == '!';
+    const char *p = cond + neg;
+    int v;
+    char name[128];
+    if (!strncmp(p, "model=", 6)) v = !strcmp(c->model ? c->model : "", p + 6);
+    else if (!strncmp(p, "model!=", 7)) v = !!strcmp(c->model ? c->model : "", p + 7);
+    else if (!strncmp(p, "has ", 4)) v = tf_trace_find(c->t, p + 4) >= 0;
+    else if (!strcmp(p, "greedy")) v = c->greedy;
+    else if (!strcmp(p, "sharp")) { // this stage's rows put, on average, half or more on one column
+        if (c->stage < 0) return why(out, n, "%s: sharp needs a stage", cond);
+        const tf_stage *s = &c->t->stages[c->stage];
+        double mean = 0;
+        for (int r = 0; r < s->rows; r++) {
+            float m = -INFINITY;
+            for (int j = 0; j < s->cols; j++) m = fmaxf(m, s->data[(size_t)r * (size_t)s->cols + j]);
+            mean += m / s->rows;
+        }
+        v = mean >= 0.5;
+    } else {
+        snprintf(name, sizeof name, "%s", cond);
+        return why(out, n, "[if %s]: not a condition tviz knows; use model=NAME, model!=NAME, has STAGE, greedy or sharp, ! in front for not", name);
+    }
+    return neg ? !v : v;
+}
