@@ -92,6 +92,60 @@ static void mistakes_name_their_line(void **state) {
     assert_int_equal(lesson_load(&l, "/nonexistent/x.md", "en", err, sizeof err), -1);
 }
 
+// A stand-in for the trace: "x" is 1.5, "tok" a token that needs escaping, anything else unreadable.
+static int fake_value(void *ctx, const char *expr, char *out, size_t n) {
+    (*(int *)ctx)++;
+    if (!strcmp(expr, "x")) { snprintf(out, n, "1.5"); return 0; }
+    if (!strcmp(expr, "tok 0")) { snprintf(out, n, "<bos>"); return 0; }
+    snprintf(out, n, "no such value");
+    return -1;
+}
+
+static void live_values_and_conditions(void **state) {
+    (void)state;
+    const char *p = write_tmp("live.md",
+                              "# Live\n\n## src.pe\nThe value {{ x }} and **{{tok 0}}**, `code {{x}}`, then {{nope}}.\n\n"
+                              "[if model=worked-example] Only for the worked example, *{{x}}*.\n\n- [if !sharp]  a list item\n\n"
+                              "A [if x] in the middle is text.\n");
+    lesson l;
+    char err[256], out[512];
+    if (lesson_load(&l, p, "en", err, sizeof err)) fail_msg("%s", err);
+    const lesson_section *sec = lesson_for_stage(&l, "src.pe");
+    assert_int_equal(sec->n_blocks, 4);
+    // the markup keeps {{…}} as written; bold and code around it still work
+    assert_string_equal(sec->blocks[0].markup, "The value {{ x }} and <b>{{tok 0}}</b>, \u2066<tt>code {{x}}</tt>\u2069, then {{nope}}.");
+    assert_null(sec->blocks[0].cond);
+    int calls = 0;
+    assert_int_equal(lesson_expand(sec->blocks[0].markup, fake_value, &calls, out, sizeof out), 1); // one unreadable
+    assert_int_equal(calls, 4);
+    assert_string_equal(out, "The value 1.5 and <b>&lt;bos&gt;</b>, \u2066<tt>code 1.5</tt>\u2069, then ?.");
+    assert_string_equal(sec->blocks[1].cond, "model=worked-example");
+    assert_string_equal(sec->blocks[1].markup, "Only for the worked example, <i>{{x}}</i>.");
+    assert_int_equal(sec->blocks[2].kind, LESSON_BULLET);
+    assert_string_equal(sec->blocks[2].cond, "!sharp");
+    assert_string_equal(sec->blocks[2].markup, "a list item");
+    assert_null(sec->blocks[3].cond); // only at the start
+    // a short buffer is cut, never overrun
+    char small[8];
+    calls = 0;
+    lesson_expand("{{x}} {{x}} {{x}}", fake_value, &calls, small, sizeof small);
+    assert_string_equal(small, "1.5 1.5");
+    lesson_free(&l);
+    static const struct { const char *text, *phrase; } bad[] = {
+        {"# T\n## intro\nA {{value never closed.\n", "never closed"},
+        {"# T\n## intro\nA {{a*b}} star.\n", "live value holds *"},
+        {"# T\n## intro\nA {{a `b`}} code.\n", "live value holds `"},
+        {"# T\n## intro\n[if model=x\n", "[if …] is never closed"},
+        {"# T\n## intro\n[if ] text\n", "without a condition"},
+        {"# T\n## intro\n[if sharp]\n", "no text after it"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        p = write_tmp("bad.md", bad[i].text);
+        if (!lesson_load(&l, p, "en", err, sizeof err)) { lesson_free(&l); fail_msg("case %zu loaded", i); }
+        if (strncmp(err, "3: ", 3) || !strstr(err, bad[i].phrase)) fail_msg("case %zu: \"%s\", expected \"%s\"", i, err, bad[i].phrase);
+    }
+}
+
 static void glossaries(void **state) {
     (void)state;
     glossary g;
@@ -115,6 +169,7 @@ int main(void) {
         cmocka_unit_test(parses_the_subset),
         cmocka_unit_test(right_to_left_text),
         cmocka_unit_test(mistakes_name_their_line),
+        cmocka_unit_test(live_values_and_conditions),
         cmocka_unit_test(glossaries),
     };
     return cmocka_run_group_tests_name("lesson", tests, NULL, NULL);

@@ -248,6 +248,114 @@ static void reference_images(void **state) {
     cairo_surface_destroy(img);
 }
 
+// {{expr}} of a lesson as the window reads it, without the bidi isolates around it.
+static const char *lesson_value(render_lesson_ctx *c, const char *stage, const char *expr) {
+    static char out[600], plain[600];
+    c->stage = stage ? tf_trace_find(c->t, stage) : -1;
+    if (stage) assert_true(c->stage >= 0);
+    if (render_lesson_value(c, expr, out, sizeof out)) return NULL;
+    size_t k = 0;
+    for (const char *p = out; *p; p++) { // U+2066 LRI, U+2068 FSI, U+2069 PDI: e2 81 a6 / a8 / a9
+        if ((unsigned char)p[0] == 0xe2 && (unsigned char)p[1] == 0x81 && ((unsigned char)p[2] == 0xa6 || (unsigned char)p[2] >= 0xa8)) { p += 2; continue; }
+        plain[k++] = *p;
+    }
+    plain[k] = 0;
+    return plain;
+}
+
+static void lesson_live_values(void **state) {
+    (void)state;
+    render_lesson_ctx c = {&r.trace, &m, "worked-example", -1, r.greedy};
+    // the slides' numbers, sin(1), their sum; sizes; tokens
+    assert_string_equal(lesson_value(&c, NULL, "src.embed 0"), "(0.1000, 0.3000, 0.4000, 0.8000)");
+    assert_string_equal(lesson_value(&c, NULL, "src.pe 1 0"), "0.8415");
+    assert_string_equal(lesson_value(&c, NULL, "src.input 1 0"), "1.7415");
+    assert_string_equal(lesson_value(&c, NULL, "src.pe -1 -1"), "0.9992"); // the last cell: PE(4, 3) = cos(4 / 100)
+    assert_string_equal(lesson_value(&c, NULL, "d_model"), "4");
+    assert_string_equal(lesson_value(&c, NULL, "sqrt_d_k"), "1.4142");
+    assert_string_equal(lesson_value(&c, NULL, "embed_scale"), "1");
+    assert_string_equal(lesson_value(&c, NULL, "src_len"), "5");
+    assert_string_equal(lesson_value(&c, NULL, "tgt_len"), "8");
+    assert_string_equal(lesson_value(&c, NULL, "src -1"), "transformers");
+    assert_string_equal(lesson_value(&c, NULL, "tgt 1"), "من");
+    assert_string_equal(lesson_value(&c, NULL, "sentence"), we_src);
+    assert_string_equal(lesson_value(&c, NULL, "translation"), we_tgt);
+    assert_string_equal(lesson_value(&c, NULL, "model"), "worked-example");
+    // "this" is the stage beside the text; this:NAME a sibling of it
+    const tf_stage *sc = &r.trace.stages[tf_trace_find(&r.trace, "enc.0.self_attn.head.1.scores")];
+    char want[64];
+    render_format_value(sc->data[2 * sc->cols + 3], want, sizeof want, 4);
+    assert_string_equal(lesson_value(&c, "enc.0.self_attn.head.1.scaled", "this:scores 2 3"), want);
+    // a row's sum, its largest weight and where it is, its zeros, its label
+    const char *w = "dec.0.cross_attn.head.1.weights";
+    const tf_stage *ws = &r.trace.stages[tf_trace_find(&r.trace, w)];
+    int best = 0;
+    for (int j = 1; j < ws->cols; j++) if (ws->data[3 * ws->cols + j] > ws->data[3 * ws->cols + best]) best = j;
+    assert_string_equal(lesson_value(&c, w, "this 0 sum"), "1.0000");
+    assert_string_equal(lesson_value(&c, w, "this 3 argmax"), r.trace.src_labels[best]);
+    render_format_value(ws->data[3 * ws->cols + best], want, sizeof want, 4);
+    assert_string_equal(lesson_value(&c, w, "this 3 max"), want);
+    assert_string_equal(lesson_value(&c, w, "this -1 label"), "می‌برم");
+    assert_string_equal(lesson_value(&c, w, "this rows"), "8");
+    const tf_stage *hs = &r.trace.stages[tf_trace_find(&r.trace, "enc.0.ffn.hidden")];
+    int zeros = 0;
+    for (int j = 0; j < hs->cols; j++) zeros += hs->data[j] == 0;
+    snprintf(want, sizeof want, "%d", zeros);
+    assert_true(zeros > 0 && zeros < hs->cols);
+    assert_string_equal(lesson_value(&c, "enc.0.ffn.hidden", "this 0 zeros"), want);
+    // a row of more than 8 numbers: the first 4 and "…"
+    const tf_stage *lg = &r.trace.stages[tf_trace_find(&r.trace, "out.logits")];
+    char v[4][32], long_row[200];
+    for (int j = 0; j < 4; j++) render_format_value(lg->data[j], v[j], sizeof v[j], 4);
+    snprintf(long_row, sizeof long_row, "(%s, %s, %s, %s, …)", v[0], v[1], v[2], v[3]);
+    assert_true(lg->cols > 8);
+    assert_string_equal(lesson_value(&c, NULL, "out.logits 0"), long_row);
+    // the isolates: numbers left to right, tokens in their own direction
+    char raw[64];
+    c.stage = -1;
+    assert_int_equal(render_lesson_value(&c, "src.pe 1 0", raw, sizeof raw), 0);
+    assert_string_equal(raw, "\u20660.8415\u2069");
+    assert_int_equal(render_lesson_value(&c, "tgt 1", raw, sizeof raw), 0);
+    assert_string_equal(raw, "\u2068من\u2069");
+    // what cannot be read says why
+    static const char *bad[] = {"src 5", "nosuch.stage 0 0", "this 0 0", "src.embed 0 4", "src.embed 9", "src.embed 0 bogus",
+                                "bogus", "src.embed 0 0 0", "", "this:scores 0 0"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char why[300];
+        c.stage = -1;
+        if (render_lesson_value(&c, bad[i], why, sizeof why) != -1 || !why[0]) fail_msg("\"%s\" read as \"%s\"", bad[i], why);
+    }
+    // conditions
+    char why[300];
+    c.stage = tf_trace_find(&r.trace, "enc.0.self_attn.head.0.weights");
+    assert_int_equal(render_lesson_cond(&c, "model=worked-example", why, sizeof why), 1);
+    assert_int_equal(render_lesson_cond(&c, "model!=worked-example", why, sizeof why), 0);
+    assert_int_equal(render_lesson_cond(&c, "!model=en-fa", why, sizeof why), 1);
+    assert_int_equal(render_lesson_cond(&c, "sharp", why, sizeof why), 0); // untrained: nearly uniform rows
+    assert_int_equal(render_lesson_cond(&c, "!sharp", why, sizeof why), 1);
+    assert_int_equal(render_lesson_cond(&c, "has enc.norm", why, sizeof why), 0);
+    assert_int_equal(render_lesson_cond(&c, "has src.pe", why, sizeof why), 1);
+    assert_int_equal(render_lesson_cond(&c, "greedy", why, sizeof why), 0); // the target is typed
+    assert_int_equal(render_lesson_cond(&c, "trained", why, sizeof why), -1);
+    assert_non_null(strstr(why, "not a condition"));
+    // the trained translator: its first encoder head is sharp, and it decodes the sentence itself
+    tf_model fm;
+    tf_run fr;
+    tf_err e;
+    char path[4096];
+    assert_int_equal(cli_load_model(&fm, "en-fa", path, sizeof path), 0);
+    if (tf_run_sentence(&fr, &fm, we_src, NULL, &e)) fail_msg("%s", e.msg);
+    render_lesson_ctx f = {&fr.trace, &fm, "en-fa", tf_trace_find(&fr.trace, "enc.0.self_attn.head.0.weights"), fr.greedy};
+    assert_int_equal(render_lesson_cond(&f, "sharp", why, sizeof why), 1);
+    assert_int_equal(render_lesson_cond(&f, "greedy", why, sizeof why), 1);
+    assert_string_equal(lesson_value(&f, NULL, "translation"), we_tgt);
+    assert_string_equal(lesson_value(&f, NULL, "src -1"), "<eos>");
+    assert_string_equal(lesson_value(&f, NULL, "sentence"), we_src);
+    assert_string_equal(lesson_value(&f, NULL, "embed_scale"), "8");
+    tf_run_free(&fr);
+    tf_model_free(&fm);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(colormaps_match_published_values),
@@ -256,6 +364,7 @@ int main(void) {
         cmocka_unit_test(high_contrast_and_colormap_options),
         cmocka_unit_test(every_view_draws),
         cmocka_unit_test(reference_images),
+        cmocka_unit_test(lesson_live_values),
     };
     return cmocka_run_group_tests_name("render", tests, setup, teardown);
 }

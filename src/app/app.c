@@ -694,6 +694,11 @@ int app_main(int argc, char **argv) {
         // the interface as drawn: its direction, where the panel and the buttons are, a translated string, the tooltip
         printf("rtl=%d panel_x=%.0f nav_x=%.0f prev_x=%.0f next_x=%.0f\nui_next=%s\nterm=%s\n", a->lay.rtl, a->lay.panel.x, a->lay.nav.x,
                a->lay.prev_btn.x, a->lay.next_btn.x, _("Next"), a->s.term);
+        static char panel[20000]; // the lesson beside the stage, as read
+        app_world wd;
+        app_world_of(a, &wd);
+        app_panel_text(&a->s, &wd, panel, sizeof panel);
+        printf("panel=%s\n", panel);
         fflush(stdout);
     }
     if (args.quit) goto done;

@@ -178,6 +178,20 @@ static double lesson_text(cairo_t *cr, const lesson *l, const lesson_section *se
     return y;
 }
 
+void app_panel_text(const app_state *s, const app_world *wd, char *out, size_t n) {
+    char buf[9000], plain[9000], name[256];
+    size_t k = 0;
+    out[0] = 0;
+    const lesson_section *sec = wd->lesson && wd->r ? lesson_for_stage(wd->lesson, wd->r->trace.stages[s->stage].id) : NULL;
+    if (!sec) return;
+    render_lesson_ctx c = lesson_ctx(s, wd, name, sizeof name);
+    for (int i = 0; i < sec->n_blocks && k < n; i++) {
+        const lesson_block *b = &sec->blocks[i];
+        if (b->kind == LESSON_ANSWER || !block_shown(b, &c) || render_markup_plain(block_markup(b, &c, buf, sizeof buf), plain, sizeof plain)) continue;
+        k += (size_t)snprintf(out + k, n - k, "%s%s", k ? " | " : "", plain);
+    }
+}
+
 const char *app_panel_term(const app_state *s, const app_world *wd, const app_layout *lay, double x, double y) {
     const glossary *g = app_glossary(s, wd);
     const lesson *l = wd->lesson;

@@ -73,7 +73,8 @@ static int block_reads(const lesson_block *b, value_model *vm, int stage, const 
     }
     lesson_expand(b->markup, probe_value, &p, out, sizeof out);
     if (!p.bad) return 0;
-    problem("%s:%d: {{%s}} cannot be read with the model %s beside %s: %s", path, b->line, p.expr, vm->name, where, p.why);
+    problem("%s:%d: {{%s}} cannot be read (%s, beside %s): %s; lessons/README.md lists the values", path, b->line, p.expr, vm->name,
+            where, p.why);
     return -1;
 }
 
@@ -157,7 +158,7 @@ static int check(const char *dir) {
     tf_run r;
     tf_err e;
     if (reference_ids(&m, &r, &e)) return cli_error(NULL, "cannot build the reference stages: %s", e.msg);
-    value_model vms[3] = {{.name = "a reference model"}, {.name = "worked-example"}, {.name = CLI_DEFAULT_MODEL}};
+    value_model vms[3] = {{.name = "a small model on a two-word sentence"}, {.name = "worked-example"}, {.name = CLI_DEFAULT_MODEL}};
     vms[0].m = m;
     vms[0].r = r;
     vms[0].ok = 1;

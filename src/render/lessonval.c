@@ -50,6 +50,12 @@ static int stage_of(const render_lesson_ctx *c, const char *ref) {
 
 static void put_value(float v, char *out, size_t n) { render_format_value(v, out, n, 4); }
 
+// A size or scale: "8" rather than "8.0000", "1.4142" otherwise.
+static void put_number(float v, char *out, size_t n) {
+    if (v == floorf(v) && fabsf(v) < 1e6f) snprintf(out, n, "%d", (int)v);
+    else put_value(v, out, n);
+}
+
 static int scalar(const render_lesson_ctx *c, const char *name, char *out, size_t n) {
     const tf_config *g = &c->m->cfg;
     struct { const char *name; long v; } ints[] = {
@@ -59,15 +65,17 @@ static int scalar(const render_lesson_ctx *c, const char *name, char *out, size_
     };
     for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
         if (!strcmp(name, ints[i].name)) { snprintf(out, n, "%ld", ints[i].v); return 0; }
-    if (!strcmp(name, "sqrt_d_k")) { put_value(sqrtf((float)g->D), out, n); return 0; }
-    if (!strcmp(name, "sqrt_d_model")) { put_value(sqrtf((float)g->C), out, n); return 0; }
-    if (!strcmp(name, "embed_scale")) { put_value(g->embed_scale, out, n); return 0; }
+    if (!strcmp(name, "sqrt_d_k")) { put_number(sqrtf((float)g->D), out, n); return 0; }
+    if (!strcmp(name, "sqrt_d_model")) { put_number(sqrtf((float)g->C), out, n); return 0; }
+    if (!strcmp(name, "embed_scale")) { put_number(g->embed_scale, out, n); return 0; }
     if (!strcmp(name, "model")) { snprintf(out, n, "%s", c->model ? c->model : "?"); return 0; }
-    if (!strcmp(name, "translation")) { // the decoder input after <bos>, up to <eos>
+    int src = !strcmp(name, "sentence");
+    if (src || !strcmp(name, "translation")) { // the source's tokens, or the decoder input's after <bos>, up to <eos>
+        const char *const *tok = src ? c->t->src_labels : c->t->tgt_labels;
         size_t k = 0;
         out[0] = 0;
-        for (int i = 1; i < c->t->T && !(c->t->tgt_labels[i][0] == '<' && !strcmp(c->t->tgt_labels[i], "<eos>")); i++)
-            k += (size_t)snprintf(out + k, k < n ? n - k : 0, "%s%s", i > 1 ? " " : "", c->t->tgt_labels[i]);
+        for (int i = !src; i < (src ? c->t->S : c->t->T) && strcmp(tok[i], "<eos>"); i++)
+            k += (size_t)snprintf(out + k, k < n ? n - k : 0, "%s%s", i > !src ? " " : "", tok[i]);
         if (k >= n) return why(out, n, "%s: too long", name);
         return 0;
     }
@@ -92,7 +100,7 @@ int render_lesson_value(void *ctx, const char *expr, char *out, size_t n) {
     const render_lesson_ctx *c = ctx;
     char first[16] = "";
     sscanf(expr, "%15s", first);
-    int tokens = !strcmp(first, "src") || !strcmp(first, "tgt") || !strcmp(first, "model") || !strcmp(first, "translation") ||
+    int tokens = !strcmp(first, "src") || !strcmp(first, "tgt") || !strcmp(first, "model") || !strcmp(first, "translation") || !strcmp(first, "sentence") ||
                  strstr(expr, "argmax") || strstr(expr, "label");
     return isolate(out, n, value(c, expr, out, n), tokens);
 }
@@ -123,15 +131,14 @@ static int value(const render_lesson_ctx *c, const char *expr, char *out, size_t
     int r, col;
     if (index_of(w[1], s->rows, &r)) return why(out, n, "%s: no such row", expr);
     const float *row = s->data + (size_t)r * (size_t)s->cols;
-    if (nw == 2) { // the row: every number up to 8, else the first 4 and "…"
-        size_t k = 0;
+    if (nw == 2) { // the row as a vector: every number up to 8, else the first 4 and "…"
+        size_t k = (size_t)snprintf(out, n, "(");
         int shown = s->cols <= 8 ? s->cols : 4;
-        out[0] = 0;
         for (int j = 0; j < shown && k < n; j++) {
             char v[32];
             k += (size_t)snprintf(out + k, n - k, "%s%s", j ? ", " : "", render_format_value(row[j], v, sizeof v, 4));
         }
-        if (shown < s->cols && k < n) snprintf(out + k, n - k, ", …");
+        if (k < n) snprintf(out + k, n - k, "%s)", shown < s->cols ? ", …" : "");
         return 0;
     }
     if (nw == 4) return why(out, n, "%s: too many words; write {{stage row col}}", expr);
@@ -146,8 +153,11 @@ static int value(const render_lesson_ctx *c, const char *expr, char *out, size_t
     if (!strcmp(w[2], "max")) put_value(row[best], out, n);
     else if (!strcmp(w[2], "sum")) put_value((float)sum, out, n);
     else if (!strcmp(w[2], "zeros")) snprintf(out, n, "%d", zeros);
-    else if (!strcmp(w[2], "argmax")) tf_axis_label(c->t, s->col_axis, best, out, n);
-    else if (!strcmp(w[2], "label")) tf_axis_label(c->t, s->row_axis, r, out, n);
+    else if (!strcmp(w[2], "argmax") || !strcmp(w[2], "label")) {
+        char num[32];
+        int col_label = w[2][0] == 'a';
+        snprintf(out, n, "%s", tf_axis_label(c->t, col_label ? s->col_axis : s->row_axis, col_label ? best : r, num, sizeof num));
+    }
     else return why(out, n, "%s: no such column; a column is a number, max, argmax, sum, zeros or label", expr);
     return 0;
 }
