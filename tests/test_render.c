@@ -267,7 +267,7 @@ static void lesson_live_values(void **state) {
     (void)state;
     render_lesson_ctx c = {&r.trace, &m, "worked-example", -1, r.greedy};
     // the slides' numbers, sin(1), their sum; sizes; tokens
-    assert_string_equal(lesson_value(&c, NULL, "src.embed 0"), "(0.1000, 0.3000, 0.4000, 0.8000)");
+    assert_string_equal(lesson_value(&c, NULL, "src.embed 0"), "(0.10,\u00a00.30,\u00a00.40,\u00a00.80)"); // as the cells show it
     assert_string_equal(lesson_value(&c, NULL, "src.pe 1 0"), "0.8415");
     assert_string_equal(lesson_value(&c, NULL, "src.input 1 0"), "1.7415");
     assert_string_equal(lesson_value(&c, NULL, "src.pe -1 -1"), "0.9992"); // the last cell: PE(4, 3) = cos(4 / 100)
@@ -303,12 +303,12 @@ static void lesson_live_values(void **state) {
     snprintf(want, sizeof want, "%d", zeros);
     assert_true(zeros > 0 && zeros < hs->cols);
     assert_string_equal(lesson_value(&c, "enc.0.ffn.hidden", "this 0 zeros"), want);
-    // a row of more than 8 numbers: the first 4 and "…"
+    // a row of more than 6 numbers: the first 4 and "…"
     const tf_stage *lg = &r.trace.stages[tf_trace_find(&r.trace, "out.logits")];
     char v[4][32], long_row[200];
-    for (int j = 0; j < 4; j++) render_format_value(lg->data[j], v[j], sizeof v[j], 4);
-    snprintf(long_row, sizeof long_row, "(%s, %s, %s, %s, …)", v[0], v[1], v[2], v[3]);
-    assert_true(lg->cols > 8);
+    for (int j = 0; j < 4; j++) render_format_value(lg->data[j], v[j], sizeof v[j], 2);
+    snprintf(long_row, sizeof long_row, "(%s,\u00a0%s,\u00a0%s,\u00a0%s,\u00a0…)", v[0], v[1], v[2], v[3]);
+    assert_true(lg->cols > 6);
     assert_string_equal(lesson_value(&c, NULL, "out.logits 0"), long_row);
     // the isolates: numbers left to right, tokens in their own direction
     char raw[64];
@@ -333,6 +333,13 @@ static void lesson_live_values(void **state) {
     assert_int_equal(render_lesson_cond(&c, "!model=en-fa", why, sizeof why), 1);
     assert_int_equal(render_lesson_cond(&c, "sharp", why, sizeof why), 0); // untrained: nearly uniform rows
     assert_int_equal(render_lesson_cond(&c, "!sharp", why, sizeof why), 1);
+    assert_int_equal(render_lesson_cond(&c, "flat", why, sizeof why), 1);
+    c.stage = tf_trace_find(&r.trace, "dec.0.self_attn.head.0.weights"); // the mask's first row alone is one-hot: not counted
+    assert_int_equal(render_lesson_cond(&c, "sharp", why, sizeof why), 0);
+    assert_int_equal(render_lesson_cond(&c, "flat", why, sizeof why), 1);
+    c.stage = tf_trace_find(&r.trace, "dec.0.cross_attn.q"); // not attention weights: neither
+    assert_int_equal(render_lesson_cond(&c, "sharp", why, sizeof why), 0);
+    assert_int_equal(render_lesson_cond(&c, "flat", why, sizeof why), 0);
     assert_int_equal(render_lesson_cond(&c, "has enc.norm", why, sizeof why), 0);
     assert_int_equal(render_lesson_cond(&c, "has src.pe", why, sizeof why), 1);
     assert_int_equal(render_lesson_cond(&c, "greedy", why, sizeof why), 0); // the target is typed
@@ -346,6 +353,8 @@ static void lesson_live_values(void **state) {
     assert_int_equal(cli_load_model(&fm, "en-fa", path, sizeof path), 0);
     if (tf_run_sentence(&fr, &fm, we_src, NULL, &e)) fail_msg("%s", e.msg);
     render_lesson_ctx f = {&fr.trace, &fm, "en-fa", tf_trace_find(&fr.trace, "enc.0.self_attn.head.0.weights"), fr.greedy};
+    assert_int_equal(render_lesson_cond(&f, "sharp", why, sizeof why), 1);
+    f.stage = tf_trace_find(&fr.trace, "dec.1.cross_attn.head.2.weights"); // the aligning head
     assert_int_equal(render_lesson_cond(&f, "sharp", why, sizeof why), 1);
     assert_int_equal(render_lesson_cond(&f, "greedy", why, sizeof why), 1);
     assert_string_equal(lesson_value(&f, NULL, "translation"), we_tgt);

@@ -182,6 +182,23 @@ line message | grep -q "Saved .*tviz-dec.0.cross_attn.head.0.weights-2.png" && o
 # the default model is the trained translator: greedy decoding writes the Persian, verb last
 (cd "$T" && timeout 120 "$TVIZ" --size 1440x900 --report --quit) >"$T/out" 2>"$T/err"
 grep -q "^decoded=<bos> $TGT\$" "$T/out" && ok || bad "the default model does not translate the sentence: $(grep decoded= "$T/out")"
+# ---- the lesson quotes what is on screen: the first row of the stage, for the sentence typed, on any model
+vec() { # the first row of a stage as tviz walk prints it, written as the lesson's vector "(a, b, …)" (2 decimals, no-break spaces)
+    "$TVIZ" walk --model "$1" --src "$2" --stage "$3" --no-pause |
+        awk '$1 == "0" { s = "("; for (i = 3; i <= NF; i++) s = s (i > 3 ? ",\302\240" : "") sprintf("%.2f", $i); print s ")"; exit }'
+}
+SRC2="She reads the book"
+win --model en-fa --src "$SRC2" --keys "N"
+want=$(vec en-fa "$SRC2" enc.0.self_attn.head.0.weights)
+case "$(line panel)" in *"The first row here is ⁦$want⁩"*) ok ;; *) bad "the lesson beside the translator's weights does not quote $want: $(line panel | cut -c1-400)" ;; esac
+line panel | grep -q "nearly uniform\|untrained" && bad "the trained translator's lesson says untrained: $(line panel)" || ok
+win --src "$SRC2" --keys "N"
+want=$(vec worked-example "$SRC2" enc.0.self_attn.head.0.weights)
+case "$(line panel)" in *"The first row here is ⁦$want⁩"*"nearly uniform"*) ok ;; *) bad "the worked example's lesson: $(line panel | cut -c1-600)" ;; esac
+win --model en-fa --lang fa --keys "C"
+case "$(line panel)" in *"⁦"[0-9]*"⁩"*) ok ;; *) bad "the Persian lesson beside the cross-attention quotes no number: $(line panel | cut -c1-300)" ;; esac
+line panel | grep -q "?" && bad "a value in the Persian lesson could not be read: $(line panel)" || ok
+
 win --model nosuchmodel
 [ -s "$T/err" ] && grep -q "^tviz: nosuchmodel: no such model" "$T/err" && ok || bad "missing model: $(cat "$T/err")"
 (unset DISPLAY; "$TVIZ" --quit >"$T/out" 2>"$T/err"); rc=$?

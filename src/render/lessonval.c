@@ -131,14 +131,16 @@ static int value(const render_lesson_ctx *c, const char *expr, char *out, size_t
     int r, col;
     if (index_of(w[1], s->rows, &r)) return why(out, n, "%s: no such row", expr);
     const float *row = s->data + (size_t)r * (size_t)s->cols;
-    if (nw == 2) { // the row as a vector: every number up to 8, else the first 4 and "…"
+    if (nw == 2) { // the row as a vector, its numbers as the cells show them: all up to 6, else the first 4 and "…"
+        // (no-break spaces: a vector never wraps, since a line break inside
+        // an isolate scrambles it in right-to-left text)
         size_t k = (size_t)snprintf(out, n, "(");
-        int shown = s->cols <= 8 ? s->cols : 4;
+        int shown = s->cols <= 6 ? s->cols : 4;
         for (int j = 0; j < shown && k < n; j++) {
             char v[32];
-            k += (size_t)snprintf(out + k, n - k, "%s%s", j ? ", " : "", render_format_value(row[j], v, sizeof v, 4));
+            k += (size_t)snprintf(out + k, n - k, "%s%s", j ? ",\u00a0" : "", render_format_value(row[j], v, sizeof v, 2));
         }
-        if (k < n) snprintf(out + k, n - k, "%s)", shown < s->cols ? ", …" : "");
+        if (k < n) snprintf(out + k, n - k, "%s)", shown < s->cols ? ",\u00a0…" : "");
         return 0;
     }
     if (nw == 4) return why(out, n, "%s: too many words; write {{stage row col}}", expr);
@@ -162,6 +164,31 @@ static int value(const render_lesson_ctx *c, const char *expr, char *out, size_t
     return 0;
 }
 
+// How far the rows of this attention stage are from uniform towards one-hot,
+// 0 to 1: each row's largest weight rescaled so that 1/n (n keys it may see,
+// from the masked sibling stage) is 0 and 1 is 1, averaged over the rows
+// with a choice (a causal mask's first row, with one key, says nothing).
+static double attention_sharpness(const render_lesson_ctx *c) {
+    const tf_stage *s = &c->t->stages[c->stage];
+    int mi = stage_of(c, "this:masked");
+    const tf_stage *mk = mi >= 0 && c->t->stages[mi].rows == s->rows && c->t->stages[mi].cols == s->cols ? &c->t->stages[mi] : NULL;
+    double sum = 0;
+    int rows = 0;
+    for (int r = 0; r < s->rows; r++) {
+        int keys = 0;
+        float m = 0;
+        for (int j = 0; j < s->cols; j++) {
+            size_t at = (size_t)r * (size_t)s->cols + (size_t)j;
+            keys += !mk || isfinite(mk->data[at]);
+            m = fmaxf(m, s->data[at]);
+        }
+        if (keys < 2) continue;
+        sum += (m - 1.0 / keys) / (1 - 1.0 / keys);
+        rows++;
+    }
+    return rows ? sum / rows : 0;
+}
+
 int render_lesson_cond(const render_lesson_ctx *c, const char *cond, char *out, size_t n) {
     int neg = cond[0] == '!';
     const char *p = cond + neg;
@@ -171,19 +198,13 @@ int render_lesson_cond(const render_lesson_ctx *c, const char *cond, char *out, 
     else if (!strncmp(p, "model!=", 7)) v = !!strcmp(c->model ? c->model : "", p + 7);
     else if (!strncmp(p, "has ", 4)) v = tf_trace_find(c->t, p + 4) >= 0;
     else if (!strcmp(p, "greedy")) v = c->greedy;
-    else if (!strcmp(p, "sharp")) { // this stage's rows put, on average, half or more on one column
-        if (c->stage < 0) return why(out, n, "%s: sharp needs a stage", cond);
-        const tf_stage *s = &c->t->stages[c->stage];
-        double mean = 0;
-        for (int r = 0; r < s->rows; r++) {
-            float m = -INFINITY;
-            for (int j = 0; j < s->cols; j++) m = fmaxf(m, s->data[(size_t)r * (size_t)s->cols + j]);
-            mean += m / s->rows;
-        }
-        v = mean >= 0.5;
+    else if (!strcmp(p, "sharp") || !strcmp(p, "flat")) { // attention weights only: beside anything else neither holds
+        if (c->stage < 0) return why(out, n, "%s: sharp and flat need a stage", cond);
+        int sharp = attention_sharpness(c) >= 0.5;
+        v = !strcmp(c->t->stages[c->stage].name, "weights") && (p[0] == 's' ? sharp : !sharp);
     } else {
         snprintf(name, sizeof name, "%s", cond);
-        return why(out, n, "[if %s]: not a condition tviz knows; use model=NAME, model!=NAME, has STAGE, greedy or sharp, ! in front for not", name);
+        return why(out, n, "[if %s]: not a condition tviz knows; use model=NAME, model!=NAME, has STAGE, greedy, sharp or flat, ! in front for not", name);
     }
     return neg ? !v : v;
 }

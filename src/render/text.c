@@ -63,6 +63,14 @@ static PangoLayout *make_layout(cairo_t *cr, const char *text, int markup, const
         pango_attr_list_unref(al);
     }
     if (s->width > 0) {
+        // One line height for the whole paragraph: a Persian word inside an
+        // English line (or a Latin one inside Persian) comes from a font with
+        // other ascents, and would otherwise push its line apart from the rest.
+        PangoAttrList *al = pango_layout_get_attributes(l);
+        al = al ? pango_attr_list_copy(al) : pango_attr_list_new();
+        pango_attr_list_insert_before(al, pango_attr_line_height_new_absolute((int)(s->size * (s->dir == RENDER_DIR_RTL ? 1.75 : 1.45) * PANGO_SCALE)));
+        pango_layout_set_attributes(l, al);
+        pango_attr_list_unref(al);
         pango_layout_set_width(l, (int)(s->width * PANGO_SCALE));
         pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
         // With auto direction, pango swaps left and right for a right-to-left
