@@ -35,7 +35,7 @@ OBJ       := $(patsubst src/%.c,build/obj/%.o,$(LIB_SRC))
 OBJA      := $(patsubst src/%.c,build/asan/obj/%.o,$(LIB_SRC))
 # Interface translations: po/<lang>.po -> build/locale/<lang>/LC_MESSAGES/tviz.mo
 MO        := $(patsubst po/%.po,build/locale/%/LC_MESSAGES/tviz.mo,$(wildcard po/*.po))
-POT_SRC   := $(APP_SRC) src/render/arch.c
+POT_SRC   := $(APP_SRC) src/render/arch.c src/cli/handout.c
 TESTS     := $(sort $(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 
 B  := build

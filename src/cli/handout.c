@@ -3,11 +3,11 @@
 // section's stage, self-check questions at the end and their answers on the
 // last page. One PDF (cairo), or numbered PNG pages.
 #include "cli.h"
+#include "../lesson/i18n.h"
 #include "../lesson/lesson.h"
 
 #include <cairo-pdf.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,12 +129,16 @@ static void section_text(handout *h, const lesson_section *sec, int answers) {
     }
 }
 
-// The stage a section is about, in this trace: its first pattern's first match.
-static int section_stage(const tf_trace *t, const lesson_section *sec) {
-    for (int k = 0; k < sec->n_patterns; k++)
-        for (int i = 0; i < t->n; i++)
-            if (!fnmatch(sec->patterns[k], t->stages[i].id, 0)) return i;
-    return -1;
+// The stage whose diagram goes with a section: of the stages the window
+// shows it beside, the first attention heatmap, else the first; -1 if none.
+static int section_stage(const tf_trace *t, const lesson *l, const lesson_section *sec) {
+    int first = -1;
+    for (int i = 0; i < t->n; i++) {
+        if (lesson_for_stage(l, t->stages[i].id) != sec) continue;
+        if (!strcmp(t->stages[i].name, "weights")) return i;
+        if (first < 0) first = i;
+    }
+    return first;
 }
 
 int cli_handout(const cli_run *c, const char *name, const char *lang, cli_format fmt, const char *out) {
@@ -147,6 +151,8 @@ int cli_handout(const cli_run *c, const char *name, const char *lang, cli_format
         return cli_error(NULL, "%s:%s", path, err);
     }
     char model[256];
+    i18n_init(); // the page headings in the lesson's language
+    i18n_set_language(lang);
     handout h = {.fmt = fmt, .out = out, .l = &l,
                  .lc = {&c->r.trace, &c->m, render_model_name(c->path, model, sizeof model), -1, c->r.greedy}};
     render_opts o;
@@ -177,7 +183,7 @@ int cli_handout(const cli_run *c, const char *name, const char *lang, cli_format
     for (int i = 0; i < l.n; i++) {
         const lesson_section *sec = &l.sec[i];
         if (!strcmp(sec->patterns[0], "check")) { check = sec; continue; }
-        int stage = section_stage(t, sec);
+        int stage = section_stage(t, &l, sec);
         h.lc.stage = stage;
         if (stage >= 0) { // a heading with the stage's title, then its diagram, then the text
             char head[240];
@@ -197,10 +203,10 @@ int cli_handout(const cli_run *c, const char *name, const char *lang, cli_format
         render_text_style hs = text_style(&h, 14);
         hs.bold = 1;
         new_page(&h);
-        block(&h, "?", &hs, 8);
+        block(&h, _("Self-check"), &hs, 8);
         section_text(&h, check, 0);
         new_page(&h);
-        block(&h, "✓", &hs, 8);
+        block(&h, _("Answers"), &hs, 8);
         section_text(&h, check, 1);
     }
     end_page(&h);
