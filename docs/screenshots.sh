@@ -10,9 +10,10 @@ Xvfb $D -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
 XPID=$!
 trap 'kill $XPID 2>/dev/null' EXIT
 sleep 1
-DISPLAY=$D "$TVIZ" --model worked-example --size 1440x900 --tgt "$TGT" --keys "C 2 move:640,420" --screenshot docs/window.png --quit
+# the default model: the aligning cross-attention head, and the lesson quoting its numbers
+DISPLAY=$D "$TVIZ" --size 1440x900 --keys "C Up 3" --screenshot docs/window.png --quit
 DISPLAY=$D "$TVIZ" --model worked-example --size 1440x900 --tgt "$TGT" --keys "D click:600,560" --screenshot docs/window-arithmetic.png --quit
-DISPLAY=$D "$TVIZ" --model worked-example --size 1440x900 --lang fa --tgt "$TGT" --keys "Right" --screenshot docs/window-fa.png --quit
+DISPLAY=$D "$TVIZ" --size 1440x900 --lang fa --keys "N" --screenshot docs/window-fa.png --quit
 # the trained translator (the default model): a cross-attention head that aligns the words
 "$TVIZ" export --stage dec.1.cross_attn.head.2.weights --width 900 -o docs/cross-attention.png
 "$TVIZ" export --model worked-example --tgt "$TGT" --stage dec.0.self_attn.head.0.masked --width 900 -o docs/masked-scores.png
