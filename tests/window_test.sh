@@ -134,12 +134,12 @@ TVIZ=$TVIZ_SAVED
 [ "$(line ui_next)" = "Next" ] && [ "$(field rtl)" = 1 ] && ok || bad "without a catalogue: Next is '$(line ui_next)', rtl $(field rtl)"
 
 # ---- hovering a glossary word in the lesson shows it in the other languages
-win --keys "N move:1130,250" --screenshot "$T/tip-en.png"
+win --keys "N move:1130,270" --screenshot "$T/tip-en.png"
 [ "$(line term)" = softmax ] && ok || bad "hovering 'softmax' in the English lesson: term '$(line term)'"
-[ "$(compare -metric AE -crop 200x80+1080+260 "$T/en.png" "$T/tip-en.png" null: 2>&1)" -gt 1000 ] && ok || bad "no tooltip drawn by the mouse"
-win --lang fa --keys "N move:300,260"
+[ "$(compare -metric AE -crop 200x80+1080+280 "$T/en.png" "$T/tip-en.png" null: 2>&1)" -gt 1000 ] && ok || bad "no tooltip drawn by the mouse"
+win --lang fa --keys "N move:300,280"
 [ "$(line term)" = softmax ] && ok || bad "hovering سافت‌مکس in the Persian lesson: term '$(line term)'"
-win --keys "N move:1130,250 move:700,300"
+win --keys "N move:1130,270 move:700,300"
 [ -z "$(line term)" ] && ok || bad "the tooltip stayed after the mouse left the word: '$(line term)'"
 
 # ---- the navigator: clicking a block jumps there

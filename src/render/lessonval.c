@@ -74,8 +74,8 @@ static int scalar(const render_lesson_ctx *c, const char *name, char *out, size_
         const char *const *tok = src ? c->t->src_labels : c->t->tgt_labels;
         size_t k = 0;
         out[0] = 0;
-        for (int i = !src; i < (src ? c->t->S : c->t->T) && strcmp(tok[i], "<eos>"); i++)
-            k += (size_t)snprintf(out + k, k < n ? n - k : 0, "%s%s", i > !src ? " " : "", tok[i]);
+        for (int i = !src; i < (src ? c->t->S : c->t->T) && strcmp(tok[i], "<eos>") && k < n; i++)
+            k += (size_t)snprintf(out + k, n - k, "%s%s", i > !src ? " " : "", tok[i]);
         if (k >= n) return why(out, n, "%s: too long", name);
         return 0;
     }
