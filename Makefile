@@ -136,16 +136,16 @@ FUZZ_CC      := clang
 BF           := build/fuzz
 FUZZ_CFLAGS  := -g -O1 -std=c11 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-source-uses-openmp -D_DEFAULT_SOURCE \
                 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_SRC     := $(MODEL_SRC) src/train/corpus.c src/train/lexicon.c $(LESSON_SRC)
+FUZZ_SRC     := $(MODEL_SRC) src/train/corpus.c src/train/lexicon.c $(LESSON_SRC) src/render/lessonval.c src/render/text.c
 FUZZ_OBJ     := $(patsubst src/%.c,$(BF)/obj/%.o,$(FUZZ_SRC))
 .SECONDARY: $(FUZZ_OBJ)
 
 $(BF)/obj/%.o: src/%.c $(HDRS) $(B)/.deps
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEFS) -c -o $@ $<
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEFS) $(PKGCFLAGS) -c -o $@ $<
 
 $(BF)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) -lcjson -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKGCFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) -lcjson -lm $(shell pkg-config --libs pangocairo 2>/dev/null)
 
 # tests/fuzz/run.sh T SECONDS: the kept regressions once each, then SECONDS of
 # fuzzing from the seeds (new inputs go to build/fuzz/corpus/T, a crash to build/fuzz/crash-T-*).

@@ -271,8 +271,16 @@ static double text_panel(cairo_t *cr, const app_state *s, const app_world *wd, c
     ui.dir = rtl ? RENDER_DIR_RTL : RENDER_DIR_LTR;
     math.dir = RENDER_DIR_LTR;
     math.align = rtl ? RENDER_ALIGN_RIGHT : RENDER_ALIGN_LEFT;
-    char id[100];
-    snprintf(id, sizeof id, "\u2068%s\u2069", st->id); // isolated: the id keeps its order in a right-to-left line
+    // The id isolated (it keeps its order in a right-to-left line) and in one
+    // piece: a word joiner after each '.' and '_', since a line break inside
+    // an isolate scrambles it.
+    char id[200];
+    size_t k = (size_t)snprintf(id, sizeof id, "\u2068");
+    for (const char *p = st->id; *p && k + 8 < sizeof id; p++) {
+        id[k++] = *p;
+        if (*p == '.' || *p == '_') k += (size_t)snprintf(id + k, sizeof id - k, "\u2060");
+    }
+    snprintf(id + k, sizeof id - k, "\u2069");
     snprintf(buf, sizeof buf, _("Stage %d of %d · %s"), s->stage + 1, t->n, id);
     y += render_text(cr, buf, x, y, &ui) + 6 * u;
     render_stage_title(t, s->stage, buf, sizeof buf);

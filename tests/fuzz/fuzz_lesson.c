@@ -8,6 +8,22 @@
 #include <unistd.h>
 
 #include "../../src/lesson/lesson.h"
+#include "../../src/render/render.h"
+
+// A small model and sentence whose trace the live values ({{…}}, [if …]) read.
+static render_lesson_ctx *values(void) {
+    static tf_model m;
+    static tf_run r;
+    static render_lesson_ctx c;
+    if (!c.t) {
+        tf_config cfg = {.C = 4, .H = 2, .F = 8, .L_enc = 1, .L_dec = 1, .eps = 1e-5f, .embed_scale_is_sqrt = 1, .max_len = 6};
+        tf_err e;
+        FUZZ_CHECK(tf_model_init(&m, &cfg, "<unk>\n<bos>\n<eos>\na\nb", NULL, 1, &e) == 0);
+        FUZZ_CHECK(tf_run_sentence(&r, &m, "a b", NULL, &e) == 0);
+        c = (render_lesson_ctx){&r.trace, &m, "fuzz", -1, r.greedy};
+    }
+    return &c;
+}
 
 static const char *ids[] = {"src.pe", "enc.0.self_attn.head.1.weights", "dec.1.cross_attn.out", "out.probs", "intro", ""};
 
@@ -40,7 +56,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_CHECK(l.title);
         for (int i = 0; i < l.n; i++) {
             FUZZ_CHECK(l.sec[i].n_patterns >= 1);
-            for (int k = 0; k < l.sec[i].n_blocks; k++) FUZZ_CHECK(l.sec[i].blocks[k].markup && l.sec[i].blocks[k].line >= 1);
+            for (int k = 0; k < l.sec[i].n_blocks; k++) {
+                const lesson_block *b = &l.sec[i].blocks[k];
+                FUZZ_CHECK(b->markup && b->line >= 1);
+                // every value and condition read beside some stage (or none): a value or "?", a condition 1, 0 or -1 with a reason
+                render_lesson_ctx *c = values();
+                c->stage = (int)((unsigned)(i * 31 + k + data[0]) % (unsigned)(c->t->n + 1)) - 1;
+                char out[300], why[300] = "";
+                lesson_expand(b->markup, render_lesson_value, c, out, sizeof out);
+                FUZZ_CHECK(memchr(out, 0, sizeof out) != NULL);
+                if (b->cond) {
+                    FUZZ_CHECK(b->cond[0]);
+                    int v = render_lesson_cond(c, b->cond, why, sizeof why);
+                    FUZZ_CHECK(v == 1 || v == 0 || (v == -1 && why[0]));
+                }
+            }
         }
         for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
             const lesson_section *s = lesson_for_stage(&l, ids[i]);
