@@ -357,10 +357,20 @@ static void lesson_live_values(void **state) {
     f.stage = tf_trace_find(&fr.trace, "dec.1.cross_attn.head.2.weights"); // the aligning head
     assert_int_equal(render_lesson_cond(&f, "sharp", why, sizeof why), 1);
     assert_int_equal(render_lesson_cond(&f, "greedy", why, sizeof why), 1);
+    assert_int_equal(render_lesson_cond(&f, "tied", why, sizeof why), 1); // its output layer is the target embedding
     assert_string_equal(lesson_value(&f, NULL, "translation"), we_tgt);
     assert_string_equal(lesson_value(&f, NULL, "src -1"), "<eos>");
     assert_string_equal(lesson_value(&f, NULL, "sentence"), we_src);
     assert_string_equal(lesson_value(&f, NULL, "embed_scale"), "8");
+    tf_run_free(&fr);
+    tf_model_free(&fm);
+    // a model with an output matrix of its own, as torch.nn.Transformer setups often have: not tied
+    tf_config gc = {.C = 4, .H = 2, .F = 8, .L_enc = 1, .L_dec = 1, .eps = 1e-5f, .embed_scale_is_sqrt = 1, .has_generator = 1};
+    if (tf_model_init(&fm, &gc, "<unk>\n<bos>\n<eos>\na\nb", NULL, 1, &e)) fail_msg("%s", e.msg);
+    if (tf_run_sentence(&fr, &fm, "a b", "a", &e)) fail_msg("%s", e.msg);
+    render_lesson_ctx g = {&fr.trace, &fm, "own-generator", -1, fr.greedy};
+    assert_int_equal(render_lesson_cond(&g, "tied", why, sizeof why), 0);
+    assert_int_equal(render_lesson_cond(&g, "!tied", why, sizeof why), 1);
     tf_run_free(&fr);
     tf_model_free(&fm);
 }

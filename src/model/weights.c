@@ -232,13 +232,13 @@ static int read_entry(const cJSON *t, size_t data_size, int *shape, int *rank, s
     }
     const cJSON *ob = cJSON_GetArrayItem(off, 0), *oe = cJSON_GetArrayItem(off, 1);
     if (!cJSON_IsNumber(ob) || !cJSON_IsNumber(oe) || ob->valuedouble < 0 || oe->valuedouble < ob->valuedouble ||
-        ob->valuedouble != (double)(size_t)ob->valuedouble || oe->valuedouble != (double)(size_t)oe->valuedouble)
+        ob->valuedouble != floor(ob->valuedouble) || oe->valuedouble != floor(oe->valuedouble))
         return tf_fail(e, "tensor \"%.60s\" has bad data_offsets; they must be whole numbers with begin <= end", nm);
+    if (oe->valuedouble > (double)data_size) // (compared as doubles: 4e48 has no size_t)
+        return tf_fail(e, "tensor \"%.60s\" ends at byte %.0f of the data but the file holds only %zu bytes of data; the file is truncated",
+                       nm, oe->valuedouble, data_size);
     *b = (size_t)ob->valuedouble;
     *end = (size_t)oe->valuedouble;
-    if (*end > data_size)
-        return tf_fail(e, "tensor \"%.60s\" ends at byte %zu of the data but the file holds only %zu bytes of data; the file is truncated",
-                       nm, *end, data_size);
     if (*end - *b != count * 4)
         return tf_fail(e, "tensor \"%.60s\" has %zu bytes of data but its shape needs %zu; the header is inconsistent", nm, *end - *b, count * 4);
     return 0;

@@ -198,13 +198,14 @@ int render_lesson_cond(const render_lesson_ctx *c, const char *cond, char *out, 
     else if (!strncmp(p, "model!=", 7)) v = !!strcmp(c->model ? c->model : "", p + 7);
     else if (!strncmp(p, "has ", 4)) v = tf_trace_find(c->t, p + 4) >= 0;
     else if (!strcmp(p, "greedy")) v = c->greedy;
+    else if (!strcmp(p, "tied")) v = !c->m->cfg.has_generator; // the output layer is the target embedding (§3.4)
     else if (!strcmp(p, "sharp") || !strcmp(p, "flat")) { // attention weights only: beside anything else neither holds
         if (c->stage < 0) return why(out, n, "%s: sharp and flat need a stage", cond);
         int sharp = attention_sharpness(c) >= 0.5;
         v = !strcmp(c->t->stages[c->stage].name, "weights") && (p[0] == 's' ? sharp : !sharp);
     } else {
         snprintf(name, sizeof name, "%s", cond);
-        return why(out, n, "[if %s]: not a condition tviz knows; use model=NAME, model!=NAME, has STAGE, greedy, sharp or flat, ! in front for not", name);
+        return why(out, n, "[if %s]: not a condition tviz knows; use model=NAME, model!=NAME, has STAGE, greedy, tied, sharp or flat, ! in front for not", name);
     }
     return neg ? !v : v;
 }
