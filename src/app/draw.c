@@ -272,8 +272,8 @@ static double text_panel(cairo_t *cr, const app_state *s, const app_world *wd, c
     math.dir = RENDER_DIR_LTR;
     math.align = rtl ? RENDER_ALIGN_RIGHT : RENDER_ALIGN_LEFT;
     // The id isolated (it keeps its order in a right-to-left line) and in one
-    // piece: a word joiner after each '.' and '_', since a line break inside
-    // an isolate scrambles it.
+    // piece: a word joiner after each '.' and '_' (split over two lines of
+    // right-to-left text, its halves would sit at opposite ends).
     char id[200];
     size_t k = (size_t)snprintf(id, sizeof id, "\u2068");
     for (const char *p = st->id; *p && k + 8 < sizeof id; p++) {

@@ -132,8 +132,8 @@ static int value(const render_lesson_ctx *c, const char *expr, char *out, size_t
     if (index_of(w[1], s->rows, &r)) return why(out, n, "%s: no such row", expr);
     const float *row = s->data + (size_t)r * (size_t)s->cols;
     if (nw == 2) { // the row as a vector, its numbers as the cells show them: all up to 6, else the first 4 and "…"
-        // (no-break spaces: a vector never wraps, since a line break inside
-        // an isolate scrambles it in right-to-left text)
+        // (no-break spaces: a vector never wraps; split over two lines of
+        // right-to-left text, its halves would sit at opposite ends)
         size_t k = (size_t)snprintf(out, n, "(");
         int shown = s->cols <= 6 ? s->cols : 4;
         for (int j = 0; j < shown && k < n; j++) {
