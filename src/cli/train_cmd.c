@@ -396,6 +396,7 @@ int cmd_train(int argc, char **argv) {
     sigaction(SIGTERM, &sa, &old_term);
     int tty = isatty(2);
     double t0 = now(), last_print = 0, tok = 0, ema = -1;
+    int step0 = t.step; // after --resume, the snapshot's step: the time below is this run's
     long first = t.step;
     while (t.step < o.steps && !interrupted) {
         int n = tf_batches_get(&bt, &dtrain, t.step, t.cfg.seed, batch);
@@ -434,8 +435,12 @@ int cmd_train(int argc, char **argv) {
     if (dheld.n) report_alignment(&m, &held, &dheld);
     if (write_loss_png(loss_png, &h)) goto restore;
     if (tf_model_save(&m, o.out, &e)) { cli_error(o.out, "%s", e.msg); goto restore; }
-    fprintf(stderr, "tviz: wrote %s (%zu parameters, %d steps in %.0f s) and the loss curve %s\n", o.out, m.n_params,
-            t.step, now() - t0, loss_png);
+    if (step0)
+        fprintf(stderr, "tviz: wrote %s (%zu parameters, %d steps: %d to %d in %.0f s after the snapshot) and the loss curve %s\n", o.out,
+                m.n_params, t.step, step0 + 1, t.step, now() - t0, loss_png);
+    else
+        fprintf(stderr, "tviz: wrote %s (%zu parameters, %d steps in %.0f s) and the loss curve %s\n", o.out, m.n_params, t.step,
+                now() - t0, loss_png);
     rc = 0;
 restore:
     sigaction(SIGINT, &old_int, NULL);
