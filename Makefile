@@ -91,7 +91,7 @@ $(B)/locale/%/LC_MESSAGES/tviz.mo: po/%.po $(B)/.deps
 
 # Refreshes the template from the sources, and merges it into every .po.
 pot: $(B)/.deps
-	xgettext --from-code=UTF-8 --language=C --keyword=_ --keyword=N_ --add-comments=TRANSLATORS: \
+	xgettext --from-code=UTF-8 --language=C --keyword=_ --keyword=N_ --keyword=tr:2 --add-comments=TRANSLATORS: \
 	  --package-name=tviz --sort-by-file --add-location=file -o po/tviz.pot $(POT_SRC)
 	for po in po/*.po; do [ -e "$$po" ] || continue; msgmerge --quiet --update --backup=none --no-fuzzy-matching $$po po/tviz.pot; done
 

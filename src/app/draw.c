@@ -45,9 +45,12 @@ static const char *caption_for(const tf_stage *st) {
     return "";
 }
 
+static const char *ui_text(const char *msgid) { return _(msgid); }
+
 render_opts app_render_opts(const app_state *s) {
     render_opts o;
     render_opts_default(&o);
+    o.translate = ui_text; // the navigator's boxes in the interface language
     o.text_scale = s->presentation ? 1.4 : 1.0;
     o.high_contrast = s->high_contrast;
     o.cell_row = s->pin_row;

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../lesson/i18n.h" // the box texts are the window's navigator: translated there (the CLI stays English)
+// The box texts are the window's navigator, in the interface language through
+// render_opts.translate (the CLI stays English); N_ marks them for `make pot`.
+#define N_(s) (s)
 
 // ---------------------------------------------------------------- the blocks
 typedef enum { K_EMBED, K_PE, K_ATTN, K_NORM, K_FF, K_LINEAR, K_SOFTMAX } kind;
@@ -114,7 +116,12 @@ typedef struct {
     double n_h;               // its height
     double badge_h, badge_w;  // the "layer 2 of 6" tag under it, room kept for it always
     double x0, y0, x1, y1;    // extent of everything
+    const char *(*translate)(const char *); // render_opts.translate
 } layout;
+
+// An interface string in the window's language (English without a translator).
+static const char *tr(const layout *L, const char *s) __attribute__((format_arg(2)));
+static const char *tr(const layout *L, const char *s) { return L->translate ? L->translate(s) : s; }
 
 static double text_h(cairo_t *cr, const char *s, const render_text_style *st) {
     double w, h;
@@ -138,12 +145,12 @@ static render_text_style box_style(const layout *L) {
 static render_text_style side_style(const layout *L, render_rgb c) { return render_style(L->fs * 0.88, c); }
 
 // Widest line of any box text at the box font size.
-static double widest_line(cairo_t *cr, double fs) {
+static double widest_line(cairo_t *cr, double fs, const char *(*translate)(const char *)) {
     render_text_style st = render_style(fs, box_ink);
     double mw = 0;
     char line[64];
     for (int b = 0; b < NB; b++)
-        for (const char *p = _(blocks[b].text); *p;) {
+        for (const char *p = translate ? translate(blocks[b].text) : blocks[b].text; *p;) {
             size_t n = strcspn(p, "\n");
             snprintf(line, sizeof line, "%.*s", (int)n, p);
             mw = fmax(mw, text_w(cr, line, &st));
@@ -174,8 +181,9 @@ static render_text_style badge_style(const layout *L, render_rgb c) {
 
 // Everything's position for box font size fs and box width bw, in units
 // where u = 16.
-static void arch_layout(cairo_t *cr, layout *L, const model_info *mi, double fs, double bw) {
+static void arch_layout(cairo_t *cr, layout *L, const model_info *mi, double fs, double bw, const char *(*translate)(const char *)) {
     memset(L, 0, sizeof *L);
+    L->translate = translate;
     double u = L->u = 16;
     L->fs = fs;
     L->bw = bw;
@@ -187,7 +195,7 @@ static void arch_layout(cairo_t *cr, layout *L, const model_info *mi, double fs,
     double hb[NB];
     for (int b = 0; b < NB; b++) {
         double minh = blocks[b].k == K_ATTN ? 3.0 : blocks[b].k == K_FF || blocks[b].k == K_EMBED ? 2.6 : 1.9;
-        hb[b] = fmax(minh * u, text_h(cr, _(blocks[b].text), &bs) + 0.7 * u);
+        hb[b] = fmax(minh * u, text_h(cr, tr(L, blocks[b].text), &bs) + 0.7 * u);
     }
     hb[B_SRC_EMBED] = hb[B_TGT_EMBED] = fmax(hb[B_SRC_EMBED], hb[B_TGT_EMBED]);
     // N× and, under it, the badge: two lines, as wide as the widest it can say
@@ -199,8 +207,8 @@ static void arch_layout(cairo_t *cr, layout *L, const model_info *mi, double fs,
     L->n_h = text_h(cr, "N×", &ns);
     char s1[80], s2[80];
     int most = mi->L_enc > mi->L_dec ? mi->L_enc : mi->L_dec;
-    snprintf(s1, sizeof s1, _("layer %d of %d"), most > 0 ? most : 8, most > 0 ? most : 8);
-    snprintf(s2, sizeof s2, _("head %d of %d"), mi->H > 0 ? mi->H : 8, mi->H > 0 ? mi->H : 8);
+    snprintf(s1, sizeof s1, tr(L, "layer %d of %d"), most > 0 ? most : 8, most > 0 ? most : 8);
+    snprintf(s2, sizeof s2, tr(L, "head %d of %d"), mi->H > 0 ? mi->H : 8, mi->H > 0 ? mi->H : 8);
     L->badge_w = fmax(text_w(cr, s1, &gs), text_w(cr, s2, &gs)) + 0.8 * u;
     L->badge_h = 2 * text_h(cr, s1, &gs) + 0.5 * u;
     L->plus_r = 0.55 * u;
@@ -216,11 +224,11 @@ static void arch_layout(cairo_t *cr, layout *L, const model_info *mi, double fs,
         int emb = side == ENC ? B_SRC_EMBED : B_TGT_EMBED, pe = emb + 1;
         // y grows downwards; 0 is the bottom of the embeddings
         L->box[emb] = (rect){bx, -hb[emb], bw, hb[emb]};
-        double lab_h = text_h(cr, _(input_text[side]), &ss);
+        double lab_h = text_h(cr, tr(L, input_text[side]), &ss);
         L->y1 = fmax(L->y1, 1.1 * u + lab_h);
         // the ⊕ between embedding and stack, clear of both by its label's height;
         // the PE icon just outside the column, its label beyond
-        double pw = text_w(cr, _(blocks[pe].text), &ss), ph = text_h(cr, _(blocks[pe].text), &ss);
+        double pw = text_w(cr, tr(L, blocks[pe].text), &ss), ph = text_h(cr, tr(L, blocks[pe].text), &ss);
         double half = fmax(L->icon_r, ph / 2) + 0.3 * u, pe_gap = fmax(1.3 * u, half - L->plus_r + 0.9 * u);
         L->plus_y[side] = -hb[emb] - pe_gap - L->plus_r;
         double dir = side == ENC ? -1 : 1;
@@ -267,7 +275,7 @@ static void arch_layout(cairo_t *cr, layout *L, const model_info *mi, double fs,
             L->turn_y = L->enc_out_y - (first ? 1.8 : 1.0) * u; // clear of the stack's border
             L->y0 = fmin(L->y0, L->turn_y);
         } else {
-            L->y0 = fmin(L->y0, y - 1.1 * u - text_h(cr, _(output_text), &ss));
+            L->y0 = fmin(L->y0, y - 1.1 * u - text_h(cr, tr(L, output_text), &ss));
         }
         // N× and the badge beside the stack
         double side_w = fmax(text_w(cr, L->n_text[side], &ns), L->badge_w) + 0.5 * u;
@@ -390,8 +398,8 @@ static void draw_box(cairo_t *cr, const layout *L, int b) {
     cairo_set_line_width(cr, L->lw);
     cairo_stroke(cr);
     render_text_style st = box_style(L);
-    double th = text_h(cr, _(blocks[b].text), &st);
-    render_text(cr, _(blocks[b].text), r.x + 0.4 * L->u, mid_y(r) - th / 2, &st);
+    double th = text_h(cr, tr(L, blocks[b].text), &st);
+    render_text(cr, tr(L, blocks[b].text), r.x + 0.4 * L->u, mid_y(r) - th / 2, &st);
 }
 
 // The ⊕, the wave icon and the "Positional Encoding" label of one side.
@@ -418,7 +426,7 @@ static void draw_pe(cairo_t *cr, const layout *L, int side, const render_theme *
     }
     cairo_stroke(cr);
     render_text_style st = side_style(L, th->fg);
-    const char *text = _(blocks[side == ENC ? B_SRC_PE : B_TGT_PE].text);
+    const char *text = tr(L, blocks[side == ENC ? B_SRC_PE : B_TGT_PE].text);
     double tw = text_w(cr, text, &st), tht = text_h(cr, text, &st);
     st.width = tw + 1; // a paragraph, so its two lines align towards the icon
     st.align = side == ENC ? RENDER_ALIGN_RIGHT : RENDER_ALIGN_LEFT;
@@ -451,9 +459,9 @@ static void draw_labels(cairo_t *cr, const layout *L, const render_theme *th) {
     st.align = RENDER_ALIGN_CENTER;
     st.width = L->bw + 2 * u;
     for (int side = ENC; side <= DEC; side++)
-        render_text(cr, _(input_text[side]), L->cx[side] - L->bw / 2 - u, 1.1 * u, &st);
-    double oh = text_h(cr, _(output_text), &st);
-    render_text(cr, _(output_text), L->cx[DEC] - L->bw / 2 - u, L->box[B_SOFTMAX].y - 1.1 * u - oh, &st);
+        render_text(cr, tr(L, input_text[side]), L->cx[side] - L->bw / 2 - u, 1.1 * u, &st);
+    double oh = text_h(cr, tr(L, output_text), &st);
+    render_text(cr, tr(L, output_text), L->cx[DEC] - L->bw / 2 - u, L->box[B_SOFTMAX].y - 1.1 * u - oh, &st);
     render_text_style ns = n_style(L, th->fg);
     for (int side = ENC; side <= DEC; side++) {
         rect s = L->stack[side];
@@ -467,12 +475,12 @@ static void draw_labels(cairo_t *cr, const layout *L, const render_theme *th) {
 static void draw_badge(cairo_t *cr, const layout *L, const tf_stage *s, const model_info *mi, render_rgb accent) {
     int side = s->part == TF_PART_DEC ? DEC : ENC, layers = side == ENC ? mi->L_enc : mi->L_dec;
     char text[160];
-    int k = layers > 0 ? snprintf(text, sizeof text, _("layer %d of %d"), s->layer + 1, layers)
-                       : snprintf(text, sizeof text, _("layer %d"), s->layer + 1);
+    int k = layers > 0 ? snprintf(text, sizeof text, tr(L, "layer %d of %d"), s->layer + 1, layers)
+                       : snprintf(text, sizeof text, tr(L, "layer %d"), s->layer + 1);
     if (s->head >= 0 && k > 0 && (size_t)k + 1 < sizeof text) {
         text[k++] = '\n';
-        if (mi->H > 0) snprintf(text + k, sizeof text - (size_t)k, _("head %d of %d"), s->head + 1, mi->H);
-        else snprintf(text + k, sizeof text - (size_t)k, _("head %d"), s->head + 1);
+        if (mi->H > 0) snprintf(text + k, sizeof text - (size_t)k, tr(L, "head %d of %d"), s->head + 1, mi->H);
+        else snprintf(text + k, sizeof text - (size_t)k, tr(L, "head %d"), s->head + 1);
     }
     double u = L->u;
     int dark = 0.2126 * accent.r + 0.7152 * accent.g + 0.0722 * accent.b < 0.55;
@@ -506,13 +514,14 @@ int render_architecture(cairo_t *cr, const tf_trace *t, const tf_model *m, int s
     layout L;
     double boost = 1, sc = 1, W = 1, H = 1;
     for (int pass = 0; pass < 2; pass++) {
-        double fs = 16 * ts * boost, min_bw = widest_line(cr, fs) + 2 * 16, bw = fmax(9 * 16, min_bw);
-        arch_layout(cr, &L, &mi, fs, bw);
+        const char *(*translate)(const char *) = o ? o->translate : NULL;
+        double fs = 16 * ts * boost, min_bw = widest_line(cr, fs, translate) + 2 * 16, bw = fmax(9 * 16, min_bw);
+        arch_layout(cr, &L, &mi, fs, bw, translate);
         W = L.x1 - L.x0 + 2 * L.u;
         H = L.y1 - L.y0 + 2 * L.u;
         if (W / H > w / h) {
             double nbw = fmax(min_bw, bw - (W - H * w / h) / 2);
-            arch_layout(cr, &L, &mi, fs, nbw);
+            arch_layout(cr, &L, &mi, fs, nbw, translate);
             W = L.x1 - L.x0 + 2 * L.u;
             H = L.y1 - L.y0 + 2 * L.u;
         }
@@ -565,7 +574,7 @@ int render_architecture(cairo_t *cr, const tf_trace *t, const tf_model *m, int s
         if (boxes && n < max) {
             render_arch_box *x = &boxes[n];
             rect r = L.box[b];
-            *x = (render_arch_box){tx + sc * r.x, ty + sc * r.y, sc * r.w, sc * r.h, "", _(blocks[b].label)};
+            *x = (render_arch_box){tx + sc * r.x, ty + sc * r.y, sc * r.w, sc * r.h, "", tr(&L, blocks[b].label)};
             snprintf(x->stage, sizeof x->stage, "%s", blocks[b].stage);
         }
         n++;

@@ -44,6 +44,7 @@ typedef struct {
     int pe_positions, pe_dims;  // PE figures: 0 = defaults (50 positions, max(d_model, 128) dims)
     int pe_curve_dims[8];       // PE curves: dimensions to plot; n_curve_dims 0 = defaults
     int n_curve_dims;
+    const char *(*translate)(const char *msgid); // interface words (the window: gettext); NULL: English as written
 } render_opts;
 
 void render_opts_default(render_opts *o);
