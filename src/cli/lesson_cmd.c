@@ -164,8 +164,13 @@ static int check(const char *dir) {
     vms[0].ok = 1;
     for (int v = 1; v < 3; v++) {
         char mp[4200];
-        if (cli_load_model(&vms[v].m, vms[v].name, mp, sizeof mp)) continue; // (the error is printed)
-        if (tf_run_sentence(&vms[v].r, &vms[v].m, CLI_DEFAULT_SENTENCE, NULL, &e)) { tf_model_free(&vms[v].m); problem("%s: %s", mp, e.msg); continue; }
+        if (cli_load_model(&vms[v].m, vms[v].name, mp, sizeof mp)) { problems++; continue; } // (the error is printed)
+        if (tf_run_sentence(&vms[v].r, &vms[v].m, CLI_DEFAULT_SENTENCE, NULL, &e)) {
+            tf_model_free(&vms[v].m);
+            problem("%s: %s", mp, e.msg);
+            problems++;
+            continue;
+        }
         vms[v].ok = 1;
     }
     lesson ref[64];
