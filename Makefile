@@ -162,13 +162,13 @@ soak: $(B)/tviz
 valgrind: $(B)/tviz
 	@sh tests/valgrind.sh ./$(B)/tviz
 
-$(B)/bench: tests/bench/bench.c $(OBJ)
+$(B)/bench: tests/bench/bench.c tests/bench/bench.h $(OBJ)
 	$(CC) -O2 -g $(WARN) $(DEFS) $(INC) -o $@ $< $(OBJ) $(LDLIBS)
 
 $(B)/base.safetensors: $(B)/tviz
 	./$(B)/tviz model init --preset base --seed 1 -o $@
 
-$(B)/bench_train: tests/bench/bench_train.c $(OBJ)
+$(B)/bench_train: tests/bench/bench_train.c tests/bench/bench.h $(OBJ)
 	$(CC) -O2 -g $(WARN) $(DEFS) $(INC) -o $@ $< $(OBJ) $(LDLIBS)
 
 bench: $(B)/bench $(B)/bench_train $(B)/base.safetensors $(B)/tviz

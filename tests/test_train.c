@@ -29,6 +29,15 @@ static void tiny(tf_model *m, int final_norms, int shared, int gen_bias) {
     for (size_t i = 0; i < m->n_params; i++) m->owned[i] += 0.2f * (tf_rng_uniform(&r) - 0.5f);
 }
 
+// A trainer on a tiny model (tiny's flags); cfg NULL for the defaults.
+static void tiny_trainer(tf_model *m, tf_trainer *t, const tf_train_cfg *cfg, int final_norms, int shared, int gen_bias) {
+    tiny(m, final_norms, shared, gen_bias);
+    tf_train_cfg d;
+    tf_train_defaults(&d);
+    tf_err e;
+    if (tf_trainer_init(t, m, cfg ? cfg : &d, &e)) fail_msg("%s", e.msg);
+}
+
 static int S1[] = {4, 5, 6, 3}, T1i[] = {2, 4, 5, 6}, T1o[] = {4, 5, 6, 3};
 static int S2[] = {7, 8, 9, 10, 4, 3}, T2i[] = {2, 7}, T2o[] = {7, 3};
 static int S3[] = {10, 3}, T3i[] = {2, 9, 10, 4, 5}, T3o[] = {9, 10, 4, 5, 3}; // ids < 11: the shared vocabulary too
@@ -45,12 +54,8 @@ static double loss_of(tf_trainer *t) {
 // random ones, for every tensor the model holds.
 static void gradcheck(int final_norms, int shared, int gen_bias) {
     tf_model m;
-    tiny(&m, final_norms, shared, gen_bias);
-    tf_train_cfg cfg;
-    tf_train_defaults(&cfg);
     tf_trainer t;
-    tf_err e;
-    if (tf_trainer_init(&t, &m, &cfg, &e)) fail_msg("%s", e.msg);
+    tiny_trainer(&m, &t, NULL, final_norms, shared, gen_bias);
     loss_of(&t);
     float *g = malloc(sizeof(float) * m.n_params);
     memcpy(g, t.grad.owned, sizeof(float) * m.n_params);
@@ -99,12 +104,9 @@ static void test_gradcheck_shared_vocab(void **s) { (void)s; gradcheck(0, 1, 0);
 static void test_loss_matches_forward(void **s) {
     (void)s;
     tf_model m;
-    tiny(&m, 0, 0, 0);
-    tf_train_cfg cfg;
-    tf_train_defaults(&cfg);
     tf_trainer t;
     tf_err e;
-    assert_int_equal(tf_trainer_init(&t, &m, &cfg, &e), 0);
+    tiny_trainer(&m, &t, NULL, 0, 0, 0);
     double l = loss_of(&t), want = 0.0;
     int N = 0, V = m.cfg.V_tgt;
     tf_acts a;
@@ -142,12 +144,9 @@ static void test_dropout_deterministic(void **s) {
     double l[3];
     for (int run = 0; run < 3; run++) {
         tf_model m;
-        tiny(&m, 0, 0, 0);
-        tf_train_cfg cfg;
-        tf_train_defaults(&cfg);
         tf_trainer t;
         tf_err e;
-        assert_int_equal(tf_trainer_init(&t, &m, &cfg, &e), 0);
+        tiny_trainer(&m, &t, NULL, 0, 0, 0);
         assert_int_equal(tf_train_grad(&t, batch, 3, run < 2, &l[run], NULL, &e), 0);
         tf_trainer_free(&t);
         tf_model_free(&m);
@@ -162,16 +161,15 @@ static void test_steps_reduce_loss(void **s) {
     (void)s;
     double first[2], last[2];
     for (int th = 1; th <= 2; th++) {
-        tf_model m;
-        tiny(&m, 0, 0, 0);
         tf_train_cfg cfg;
         tf_train_defaults(&cfg);
         cfg.warmup = 10;
         cfg.dropout = 0.0f;
         cfg.threads = th;
+        tf_model m;
         tf_trainer t;
         tf_err e;
-        assert_int_equal(tf_trainer_init(&t, &m, &cfg, &e), 0);
+        tiny_trainer(&m, &t, &cfg, 0, 0, 0);
         for (int i = 0; i < 60; i++) {
             double l;
             assert_int_equal(tf_train_grad(&t, batch, 3, 1, &l, NULL, &e), 0);
@@ -190,12 +188,9 @@ static void test_steps_reduce_loss(void **s) {
 static void test_bad_batch(void **s) {
     (void)s;
     tf_model m;
-    tiny(&m, 0, 0, 0);
-    tf_train_cfg cfg;
-    tf_train_defaults(&cfg);
     tf_trainer t;
     tf_err e;
-    assert_int_equal(tf_trainer_init(&t, &m, &cfg, &e), 0);
+    tiny_trainer(&m, &t, NULL, 0, 0, 0);
     int bad_src[] = {4, 99}, long_t[13] = {0};
     tf_example x[] = {{bad_src, 2, T1i, 4, T1o}, {S1, 4, long_t, 13, long_t}};
     double l;

@@ -59,6 +59,23 @@ int cli_error(const char *where, const char *fmt, ...) {
     return 1;
 }
 
+int cli_number(const char *opt, const char *s, double lo, double hi, double *out) {
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= lo && v <= hi)) return cli_error(opt, "\"%s\" is not a number from %g to %g", s, lo, hi);
+    *out = v;
+    return 0;
+}
+
+int cli_whole(const char *opt, const char *s, long lo, long hi, long *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi) return cli_error(opt, "\"%s\" is not a whole number from %ld to %ld", s, lo, hi);
+    *out = v;
+    return 0;
+}
+
 int cli_opt(int argc, char **argv, int *i, const char *name, const char *alias, const char **val) {
     const char *a = argv[*i];
     size_t n = strlen(name);

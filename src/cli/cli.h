@@ -29,6 +29,10 @@ int cli_error(const char *where, const char *fmt, ...) __attribute__((format(pri
 // argv[*i] is that option (advancing *i), 0 if not, -1 (after printing the
 // error) when its value is missing.
 int cli_opt(int argc, char **argv, int *i, const char *name, const char *alias, const char **val);
+// An option's value as a number from lo to hi (cli_number) or a whole one
+// (cli_whole). Returns 0, or 1 after printing "tviz: OPT: "S" is not a …".
+int cli_number(const char *opt, const char *s, double lo, double hi, double *out);
+int cli_whole(const char *opt, const char *s, long lo, long hi, long *out);
 
 // "worked-example" -> assets/models/worked-example.safetensors; paths stay as they are.
 // Writes the resolved path into out. Returns 0, or 1 after printing the error.

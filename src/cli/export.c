@@ -186,14 +186,6 @@ static int parse_cell(const char *s, int *r, int *c) {
     return 0;
 }
 
-static int parse_positive(const char *opt, const char *s, double lo, double hi, double *out) {
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !(v >= lo && v <= hi)) return cli_error(opt, "\"%s\" must be a number from %g to %g", s, lo, hi);
-    *out = v;
-    return 0;
-}
-
 static int format_of(const export_args *a, const char *out, cli_format *f) {
     const char *name = a->format;
     const char *dot = out ? strrchr(out, '.') : NULL;
@@ -344,9 +336,9 @@ int cmd_export(int argc, char **argv) {
         j.opts.cmap_set = 1;
     }
     j.opts.high_contrast = a.contrast;
-    if (a.text_scale && parse_positive("--text-scale", a.text_scale, 0.25, 8, &j.opts.text_scale)) goto done;
-    if (a.scale && parse_positive("--scale", a.scale, 0.1, 8, &j.scale)) goto done;
-    if (a.width && parse_positive("--width", a.width, 100, MAX_PIXELS, &j.w)) goto done;
+    if (a.text_scale && cli_number("--text-scale", a.text_scale, 0.25, 8, &j.opts.text_scale)) goto done;
+    if (a.scale && cli_number("--scale", a.scale, 0.1, 8, &j.scale)) goto done;
+    if (a.width && cli_number("--width", a.width, 100, MAX_PIXELS, &j.w)) goto done;
     if (a.cell && parse_cell(a.cell, &j.opts.cell_row, &j.opts.cell_col)) {
         cli_error("--cell", "\"%s\" is not ROW,COL; give two whole numbers such as --cell 2,3", a.cell);
         goto done;

@@ -83,17 +83,18 @@ static int check_values(const lesson *l, value_model *vms, int n_vm) {
     for (int s = 0; s < l->n; s++) {
         const lesson_section *sec = &l->sec[s];
         int plain = !strcmp(sec->patterns[0], "intro") || !strcmp(sec->patterns[0], "check");
-        for (int b = 0; b < sec->n_blocks; b++) {
-            int bad = 0;
-            for (int v = 0; v < n_vm && !bad; v++) {
-                if (!vms[v].ok) continue;
-                const tf_trace *t = &vms[v].r.trace;
-                if (plain) bad = block_reads(&sec->blocks[b], &vms[v], -1, l->path);
-                for (int i = 0; i < t->n && !bad && !plain; i++)
-                    if (lesson_for_stage(l, t->stages[i].id) == sec) bad = block_reads(&sec->blocks[b], &vms[v], i, l->path);
+        char *bad = calloc((size_t)sec->n_blocks + 1, 1); // a block's first problem is its only one
+        if (!bad) return problems + 1;
+        for (int v = 0; v < n_vm; v++) {
+            if (!vms[v].ok) continue;
+            const tf_trace *t = &vms[v].r.trace;
+            for (int i = plain ? -1 : 0; i < (plain ? 0 : t->n); i++) {
+                if (i >= 0 && lesson_for_stage(l, t->stages[i].id) != sec) continue;
+                for (int b = 0; b < sec->n_blocks; b++)
+                    if (!bad[b] && block_reads(&sec->blocks[b], &vms[v], i, l->path)) { bad[b] = 1; problems++; }
             }
-            problems += bad != 0;
         }
+        free(bad);
     }
     return problems;
 }

@@ -55,24 +55,6 @@ typedef struct {
 static volatile sig_atomic_t interrupted;
 static void on_sigint(int sig) { (void)sig; interrupted = 1; }
 
-static int parse_long(const char *opt, const char *s, long lo, long hi, long *out) {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < lo || v > hi)
-        return cli_error(opt, "\"%s\" is not a whole number from %ld to %ld", s, lo, hi);
-    *out = v;
-    return 0;
-}
-
-static int parse_float(const char *opt, const char *s, double lo, double hi, float *out) {
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !(v >= lo && v <= hi)) return cli_error(opt, "\"%s\" is not a number from %g to %g", s, lo, hi);
-    *out = (float)v;
-    return 0;
-}
-
 // ---------------------------------------------------------------- training state beside a snapshot
 // FILE.state: "TVIZSTAT", version, the step, the Adam moments, the loss of
 // every step so far and the held-out accuracies, so that --resume continues
@@ -268,7 +250,7 @@ static int opt_num(int argc, char **argv, int *i, const char *name, long lo, lon
     const char *v;
     int k = cli_opt(argc, argv, i, name, NULL, &v);
     if (k < 0) { *rc = 1; return 1; }
-    if (k && parse_long(name, v, lo, hi, out)) *rc = 1;
+    if (k && cli_whole(name, v, lo, hi, out)) *rc = 1;
     return k;
 }
 
@@ -295,7 +277,7 @@ static int parse_train(train_opts *o, int argc, char **argv) {
         NUM("--layers", 1, 12, layers) NUM("--d-ff", 1, 8192, d_ff) NUM("--warmup", 1, 10000000, cfg.warmup)
         NUM("--threads", 1, 256, cfg.threads) NUM("--seed", 0, 1000000000, cfg.seed)
 #undef NUM
-#define FLT(name, lo, hi, field) if ((k = cli_opt(argc, argv, &i, name, NULL, &s))) { if (k < 0 || parse_float(name, s, lo, hi, &o->field)) return 1; continue; }
+#define FLT(name, lo, hi, field) if ((k = cli_opt(argc, argv, &i, name, NULL, &s))) { double d; if (k < 0 || cli_number(name, s, lo, hi, &d)) return 1; o->field = (float)d; continue; }
         FLT("--lr-scale", 1e-6, 1e6, cfg.lr_scale) FLT("--dropout", 0, 0.9, cfg.dropout)
         FLT("--label-smoothing", 0, 0.9, cfg.label_smoothing)
 #undef FLT

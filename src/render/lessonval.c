@@ -56,7 +56,7 @@ static void put_number(float v, char *out, size_t n) {
     else put_value(v, out, n);
 }
 
-static int scalar(const render_lesson_ctx *c, const char *name, char *out, size_t n) {
+static int scalar(const render_lesson_ctx *c, const char *name, char *out, size_t n, int *words) {
     const tf_config *g = &c->m->cfg;
     struct { const char *name; long v; } ints[] = {
         {"d_model", g->C}, {"heads", g->H}, {"d_k", g->D}, {"d_ff", g->F}, {"enc_layers", g->L_enc},
@@ -68,6 +68,7 @@ static int scalar(const render_lesson_ctx *c, const char *name, char *out, size_
     if (!strcmp(name, "sqrt_d_k")) { put_number(sqrtf((float)g->D), out, n); return 0; }
     if (!strcmp(name, "sqrt_d_model")) { put_number(sqrtf((float)g->C), out, n); return 0; }
     if (!strcmp(name, "embed_scale")) { put_number(g->embed_scale, out, n); return 0; }
+    *words = 1; // the rest are words
     if (!strcmp(name, "model")) { snprintf(out, n, "%s", c->model ? c->model : "?"); return 0; }
     int src = !strcmp(name, "sentence");
     if (src || !strcmp(name, "translation")) { // the source's tokens, or the decoder input's after <bos>, up to <eos>
@@ -85,27 +86,17 @@ static int scalar(const render_lesson_ctx *c, const char *name, char *out, size_
 // A value kept in one piece inside text of either direction: numbers and
 // rows left to right (LRI … PDI: "−0.5, 1.2" in a Persian sentence stays as
 // the matrix shows it), tokens in their own direction (FSI … PDI).
-static int isolate(char *out, size_t n, int rc, int tokens) {
+static int isolate(char *out, size_t n, int rc, int words) {
     size_t k = strlen(out);
     if (rc || k + 7 > n) return rc;
     memmove(out + 3, out, k + 1);
-    memcpy(out, tokens ? "\u2068" : "\u2066", 3);
+    memcpy(out, words ? "\u2068" : "\u2066", 3);
     memcpy(out + k + 3, "\u2069", 4);
     return 0;
 }
 
-static int value(const render_lesson_ctx *c, const char *expr, char *out, size_t n);
-
-int render_lesson_value(void *ctx, const char *expr, char *out, size_t n) {
-    const render_lesson_ctx *c = ctx;
-    char first[16] = "";
-    sscanf(expr, "%15s", first);
-    int tokens = !strcmp(first, "src") || !strcmp(first, "tgt") || !strcmp(first, "model") || !strcmp(first, "translation") || !strcmp(first, "sentence") ||
-                 strstr(expr, "argmax") || strstr(expr, "label");
-    return isolate(out, n, value(c, expr, out, n), tokens);
-}
-
-static int value(const render_lesson_ctx *c, const char *expr, char *out, size_t n) {
+// expr's value in out; *words set when it is tokens or names, not numbers.
+static int value(const render_lesson_ctx *c, const char *expr, char *out, size_t n, int *words) {
     char buf[256], *w[5];
     int nw = 0;
     snprintf(buf, sizeof buf, "%s", expr);
@@ -114,8 +105,9 @@ static int value(const render_lesson_ctx *c, const char *expr, char *out, size_t
         w[nw++] = p;
     }
     if (!nw) return why(out, n, "%s", "an empty {{}}");
-    if (nw == 1) return scalar(c, w[0], out, n);
+    if (nw == 1) return scalar(c, w[0], out, n, words);
     if (!strcmp(w[0], "src") || !strcmp(w[0], "tgt")) { // a token: src 0, tgt -1
+        *words = 1;
         int src = w[0][0] == 's', len = src ? c->t->S : c->t->T, i;
         if (nw != 2 || index_of(w[1], len, &i)) return why(out, n, "%s: no such token; write src N or tgt N (N from 0, or -1 for the last)", expr);
         snprintf(out, n, "%s", src ? c->t->src_labels[i] : c->t->tgt_labels[i]);
@@ -158,10 +150,16 @@ static int value(const render_lesson_ctx *c, const char *expr, char *out, size_t
     else if (!strcmp(w[2], "argmax") || !strcmp(w[2], "label")) {
         char num[32];
         int col_label = w[2][0] == 'a';
+        *words = 1;
         snprintf(out, n, "%s", tf_axis_label(c->t, col_label ? s->col_axis : s->row_axis, col_label ? best : r, num, sizeof num));
     }
     else return why(out, n, "%s: no such column; a column is a number, max, argmax, sum, zeros or label", expr);
     return 0;
+}
+
+int render_lesson_value(void *ctx, const char *expr, char *out, size_t n) {
+    int words = 0, rc = value(ctx, expr, out, n, &words);
+    return isolate(out, n, rc, words);
 }
 
 // How far the rows of this attention stage are from uniform towards one-hot,
@@ -201,8 +199,7 @@ int render_lesson_cond(const render_lesson_ctx *c, const char *cond, char *out, 
     else if (!strcmp(p, "tied")) v = !c->m->cfg.has_generator; // the output layer is the target embedding (§3.4)
     else if (!strcmp(p, "sharp") || !strcmp(p, "flat")) { // attention weights only: beside anything else neither holds
         if (c->stage < 0) return why(out, n, "%s: sharp and flat need a stage", cond);
-        int sharp = attention_sharpness(c) >= 0.5;
-        v = !strcmp(c->t->stages[c->stage].name, "weights") && (p[0] == 's' ? sharp : !sharp);
+        v = !strcmp(c->t->stages[c->stage].name, "weights") && (attention_sharpness(c) >= 0.5) == (p[0] == 's');
     } else {
         snprintf(name, sizeof name, "%s", cond);
         return why(out, n, "[if %s]: not a condition tviz knows; use model=NAME, model!=NAME, has STAGE, greedy, tied, sharp or flat, ! in front for not", name);

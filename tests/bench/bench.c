@@ -11,23 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "bench.h"
 #include <omp.h>
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 // Read bandwidth: sum a buffer far larger than the caches, on one core or
 // on all of them (each thread its own slice), median of 7 passes.

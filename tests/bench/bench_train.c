@@ -12,18 +12,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
+
 enum { PAIRS = 64, S = 9, T = 10, STEPS = 15 };
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static double step_ms(tf_model *m, int threads, const tf_example *batch) {
     tf_train_cfg cfg;
@@ -40,8 +31,7 @@ static double step_ms(tf_model *m, int threads, const tf_example *batch) {
         if (i >= 2) ms[i - 2] = (now() - t0) * 1e3;
     }
     tf_trainer_free(&t);
-    qsort(ms, STEPS, sizeof *ms, cmp_double);
-    return ms[STEPS / 2];
+    return median(ms, STEPS);
 }
 
 int main(int argc, char **argv) {
