@@ -3,6 +3,7 @@
 #include "testutil.h"
 
 #include "../src/app/draw.h"
+#include "../src/cli/cli.h"
 
 static tf_model m;
 static tf_run r;
@@ -80,6 +81,94 @@ static void layers_heads_and_jumps(void **state) {
     assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_MATRIX);
     app_state_key(&s, &r.trace, APP_KEY_ALL_HEADS); // not an attention stage
     assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_MATRIX);
+}
+
+// ---------------------------------------------------------------- every key from every stage
+// Where a key should land, by the documented ids (the reference the window's
+// old string rules followed): -1 = stay.
+static int with_layer(const tf_trace *t, const char *id, int layer) {
+    char buf[96];
+    const char *dot = strchr(id, '.'), *rest = dot ? strchr(dot + 1, '.') : NULL;
+    if (!rest || dot[1] < '0' || dot[1] > '9') return -1; // not in a layer
+    snprintf(buf, sizeof buf, "%.*s.%d%s", (int)(dot - id), id, layer, rest);
+    return tf_trace_find(t, buf);
+}
+
+static int expected_landing(const tf_trace *t, int i, app_key k) {
+    const char *id = t->stages[i].id;
+    char buf[96];
+    int layer = -1, head = -1;
+    const char *dot = strchr(id, '.');
+    if (dot && dot[1] >= '0' && dot[1] <= '9') layer = atoi(dot + 1);
+    const char *h = strstr(id, ".head.");
+    if (h) head = atoi(h + 6);
+    switch (k) {
+    case APP_KEY_NEXT: return i + 1 < t->n ? i + 1 : i;
+    case APP_KEY_PREV: return i > 0 ? i - 1 : i;
+    case APP_KEY_FIRST: return 0;
+    case APP_KEY_LAST: return t->n - 1;
+    case APP_KEY_LAYER_UP: case APP_KEY_LAYER_DOWN: return layer < 0 ? -1 : with_layer(t, id, layer + (k == APP_KEY_LAYER_UP ? 1 : -1));
+    case APP_KEY_ENCODER: case APP_KEY_DECODER: case APP_KEY_CROSS: {
+        const char *side = k == APP_KEY_ENCODER ? "enc" : "dec", *kind = k == APP_KEY_CROSS ? "cross_attn" : "self_attn";
+        snprintf(buf, sizeof buf, "%s.%d.%s.head.%d.weights", side, layer > 0 ? layer : 0, kind, head > 0 ? head : 0);
+        int j = tf_trace_find(t, buf);
+        if (j >= 0) return j;
+        snprintf(buf, sizeof buf, "%s.0.%s.head.0.weights", side, kind);
+        return tf_trace_find(t, buf);
+    }
+    default: {
+        int want = k - APP_KEY_HEAD_1;
+        if (h) {
+            snprintf(buf, sizeof buf, "%.*s.head.%d%s", (int)(h - id), id, want, strchr(h + 6, '.'));
+            return tf_trace_find(t, buf);
+        }
+        if (layer < 0) return -1;
+        snprintf(buf, sizeof buf, "%.3s.%d.%s.head.%d.weights", id, layer, strstr(id, "cross_attn") ? "cross_attn" : "self_attn", want);
+        return tf_trace_find(t, buf);
+    }
+    }
+}
+
+static void every_key_from_every_stage(const tf_trace *t, const char *what) {
+    static const app_key keys[] = {APP_KEY_NEXT, APP_KEY_PREV, APP_KEY_FIRST, APP_KEY_LAST, APP_KEY_LAYER_UP, APP_KEY_LAYER_DOWN,
+                                   APP_KEY_ENCODER, APP_KEY_DECODER, APP_KEY_CROSS, APP_KEY_HEAD_1, APP_KEY_HEAD_2, APP_KEY_HEAD_3,
+                                   APP_KEY_HEAD_4, APP_KEY_HEAD_5, APP_KEY_HEAD_6, APP_KEY_HEAD_7, APP_KEY_HEAD_8};
+    int moves = 0, stays = 0;
+    for (int i = 0; i < t->n; i++) {
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+            app_state s;
+            app_state_init(&s, "x", "");
+            app_state_attach(&s, t);
+            app_state_goto(&s, t, t->stages[i].id);
+            app_state_key(&s, t, keys[k]);
+            int want = expected_landing(t, i, keys[k]);
+            if (want < 0) want = i;
+            if (s.stage != want)
+                fail_msg("%s: key %d from %s lands on %s, want %s", what, (int)keys[k], t->stages[i].id, t->stages[s.stage].id, t->stages[want].id);
+            if (want == i && s.stage == i) stays++;
+            else moves++;
+        }
+    }
+    printf("  %s: %d stages × %zu keys: %d moves, %d stays, each where the ids say\n", what, t->n, sizeof keys / sizeof *keys, moves, stays);
+}
+
+static void navigation_keys_everywhere(void **state) {
+    (void)state;
+    every_key_from_every_stage(&r.trace, "2+2 layers, final norms");
+    tf_model we, base;
+    tf_run rw, rb;
+    tf_err e;
+    assert_int_equal(tf_model_load(&we, "assets/models/worked-example.safetensors", &e), 0);
+    assert_int_equal(tf_run_sentence(&rw, &we, "I really enjoy learning transformers", NULL, &e), 0);
+    every_key_from_every_stage(&rw.trace, "worked example");
+    if (cli_preset_base(&base, 1, &e)) fail_msg("base preset: %s", e.msg);
+    if (tf_run_sentence(&rb, &base, "the model reads the first sentence", "the model", &e)) fail_msg("base: %s", e.msg);
+    assert_int_equal(rb.trace.n > 900, 1);
+    every_key_from_every_stage(&rb.trace, "base preset (6+6 layers, 8 heads)");
+    tf_run_free(&rw);
+    tf_run_free(&rb);
+    tf_model_free(&we);
+    tf_model_free(&base);
 }
 
 static void toggles_zoom_and_escape(void **state) {
@@ -348,6 +437,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(keys_walk_the_stages),
         cmocka_unit_test(layers_heads_and_jumps),
+        cmocka_unit_test(navigation_keys_everywhere),
         cmocka_unit_test(toggles_zoom_and_escape),
         cmocka_unit_test(typing_a_sentence),
         cmocka_unit_test(rerun_keeps_the_place),

@@ -152,17 +152,17 @@ static void check_invariants(const tf_model *m, const tf_run *r, const char *wha
                 if (fabs(sum - 1.0) > 1e-5) fail_msg("%s: row %d of %s sums to %.8f", what, y, s->id, sum);
             }
         }
-        if (s->part == TF_PART_DEC && !s->cross && s->head >= 0 && !strcmp(s->name, "weights")) {
+        if (s->side == TF_SIDE_DEC && s->sublayer == TF_SUB_SELF_ATTN && s->op == TF_OP_WEIGHTS) {
             n_causal++; // causal mask: no query sees a later key, exactly
             for (int y = 0; y < s->rows; y++)
                 for (int x = y + 1; x < s->cols; x++)
                     if (s->data[(size_t)y * s->cols + x] != 0.0f) fail_msg("%s: %s[%d][%d] = %g, not 0", what, s->id, y, x, (double)s->data[(size_t)y * s->cols + x]);
         }
-        if (s->layer >= 0 && !strncmp(s->name, "norm", 4)) {
+        if (s->layer >= 0 && s->op == TF_OP_NORM) {
             n_norm++; // undo the affine part: mean 0, variance 1
-            const tf_layer_w *lw = s->part == TF_PART_ENC ? &m->enc[s->layer] : &m->dec[s->layer];
-            const float *w = s->name[4] == '1' ? lw->n1w : s->name[4] == '2' ? lw->n2w : lw->n3w;
-            const float *b = s->name[4] == '1' ? lw->n1b : s->name[4] == '2' ? lw->n2b : lw->n3b;
+            const tf_layer_w *lw = s->side == TF_SIDE_ENC ? &m->enc[s->layer] : &m->dec[s->layer];
+            const float *w = s->index == 1 ? lw->n1w : s->index == 2 ? lw->n2w : lw->n3w;
+            const float *b = s->index == 1 ? lw->n1b : s->index == 2 ? lw->n2b : lw->n3b;
             for (int y = 0; y < s->rows; y++) {
                 double mean = 0, var = 0;
                 for (int x = 0; x < s->cols; x++) mean += (s->data[(size_t)y * s->cols + x] - b[x]) / w[x];
@@ -269,7 +269,11 @@ static void stage_ids_follow_the_design(void **state) {
     assert_int_equal(cw->cols, r.S);
     assert_int_equal(cw->row_axis, TF_AXIS_TGT);
     assert_int_equal(cw->col_axis, TF_AXIS_SRC);
-    assert_true(cw->cross);
+    assert_int_equal(cw->side, TF_SIDE_DEC);
+    assert_int_equal(cw->sublayer, TF_SUB_CROSS_ATTN);
+    assert_int_equal(cw->op, TF_OP_WEIGHTS);
+    assert_int_equal(cw->family, TF_FAMILY_TRANSFORMER);
+    assert_int_equal(cw->step, -1);
     assert_int_equal(cw->layer, 1);
     assert_int_equal(cw->head, 2);
     assert_int_equal(cw->kind, TF_KIND_PROB);

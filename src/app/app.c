@@ -303,14 +303,9 @@ static void click(app *a, double x, double y) {
         const render_arch_box *b = &a->lay.boxes[i];
         if (x >= b->x && y >= b->y && x < b->x + b->w && y < b->y + b->h) {
             // the block's stage in the layer being looked at, if it is on the same side
-            const tf_stage *cur = &t->stages[a->s.stage];
-            char id[80];
-            const char *dot = strchr(b->stage, '.');
-            int same_side = cur->layer >= 0 && dot && !strncmp(b->stage, cur->id, (size_t)(dot - b->stage + 1));
-            const char *rest = dot ? strchr(dot + 1, '.') : NULL;
-            if (same_side && rest && snprintf(id, sizeof id, "%.*s%d%s", (int)(dot - b->stage + 1), b->stage, cur->layer, rest) < (int)sizeof id &&
-                !app_state_goto(&a->s, t, id)) return;
-            if (app_state_goto(&a->s, t, b->stage)) app_state_message(&a->s, 0, _("this model has no %s"), b->label ? b->label : b->stage);
+            int k = tf_block_stage(t, a->s.stage, b->block);
+            if (k < 0) app_state_message(&a->s, 0, _("this model has no %s"), b->label);
+            else app_state_goto(&a->s, t, t->stages[k].id);
             return;
         }
     }

@@ -11,38 +11,32 @@
 #include "../lesson/i18n.h"
 
 // A sentence or two per kind of stage, shown until the lessons arrive.
-static const struct { const char *name, *text; } captions[] = {
-    {"embed", N_("Each token becomes a vector: its row of the embedding table, multiplied by √d_model (or the model's embed_scale).")},
-    {"pe", N_("Sines and cosines of different frequencies give every position its own pattern, so the model can tell word order.")},
-    {"input", N_("The sum of the embedding and the positional encoding: what the first layer sees.")},
-    {"q", N_("Queries: what each position is looking for. One matrix multiplication, all heads side by side.")},
-    {"k", N_("Keys: what each position offers to be found by.")},
-    {"v", N_("Values: what each position passes on when it is attended to.")},
-    {"scores", N_("How well each query matches each key: the dot products Q_h K_hᵀ of one head.")},
-    {"scaled", N_("Divided by √d_k, so that large dot products do not push the softmax into regions with tiny gradients.")},
-    {"masked", N_("Positions a query may not see get −∞. In the decoder a word may not look at the words after it.")},
-    {"weights", N_("Softmax turns each row into weights that sum to 1: how much each query attends to each key.")},
-    {"out", N_("Each position's new vector: a weighted sum of the values, using the attention weights.")},
-    {"concat", N_("The heads' outputs side by side, one block of d_k columns per head.")},
-    {"add1", N_("The residual connection: the sublayer's output added to its input.")},
-    {"add2", N_("The residual connection: the sublayer's output added to its input.")},
-    {"add3", N_("The residual connection: the sublayer's output added to its input.")},
-    {"norm1", N_("Layer normalisation: each row rescaled to mean 0 and variance 1, then by learned weights.")},
-    {"norm2", N_("Layer normalisation: each row rescaled to mean 0 and variance 1, then by learned weights.")},
-    {"norm3", N_("Layer normalisation: each row rescaled to mean 0 and variance 1, then by learned weights.")},
-    {"norm", N_("A final layer normalisation after the whole stack.")},
-    {"hidden", N_("The feed-forward network's wide middle layer, after ReLU: max(0, x W₁ + b₁).")},
-    {"logits", N_("Scores for every word of the target vocabulary: the decoder's output times the (tied) embedding matrix.")},
-    {"probs", N_("Softmax over the vocabulary: the model's guess for the next word at each position.")},
+static const char *const captions[TF_OP_COUNT] = {
+    [TF_OP_EMBED] = N_("Each token becomes a vector: its row of the embedding table, multiplied by √d_model (or the model's embed_scale)."),
+    [TF_OP_PE] = N_("Sines and cosines of different frequencies give every position its own pattern, so the model can tell word order."),
+    [TF_OP_INPUT] = N_("The sum of the embedding and the positional encoding: what the first layer sees."),
+    [TF_OP_Q] = N_("Queries: what each position is looking for. One matrix multiplication, all heads side by side."),
+    [TF_OP_K] = N_("Keys: what each position offers to be found by."),
+    [TF_OP_V] = N_("Values: what each position passes on when it is attended to."),
+    [TF_OP_SCORES] = N_("How well each query matches each key: the dot products Q_h K_hᵀ of one head."),
+    [TF_OP_SCALED] = N_("Divided by √d_k, so that large dot products do not push the softmax into regions with tiny gradients."),
+    [TF_OP_MASKED] = N_("Positions a query may not see get −∞. In the decoder a word may not look at the words after it."),
+    [TF_OP_WEIGHTS] = N_("Softmax turns each row into weights that sum to 1: how much each query attends to each key."),
+    [TF_OP_HEAD_OUT] = N_("Each position's new vector: a weighted sum of the values, using the attention weights."),
+    [TF_OP_CONCAT] = N_("The heads' outputs side by side, one block of d_k columns per head."),
+    [TF_OP_OUT] = N_("The heads combined: Concat(head₁ … head_h) W_O."),
+    [TF_OP_ADD] = N_("The residual connection: the sublayer's output added to its input."),
+    [TF_OP_NORM] = N_("Layer normalisation: each row rescaled to mean 0 and variance 1, then by learned weights."),
+    [TF_OP_FFN_HIDDEN] = N_("The feed-forward network's wide middle layer, after ReLU: max(0, x W₁ + b₁)."),
+    [TF_OP_FFN_OUT] = N_("The feed-forward network's output: hidden W₂ + b₂, back to d_model columns."),
+    [TF_OP_LOGITS] = N_("Scores for every word of the target vocabulary: the decoder's output times the (tied) embedding matrix."),
+    [TF_OP_PROBS] = N_("Softmax over the vocabulary: the model's guess for the next word at each position."),
 };
 
 static const char *caption_for(const tf_stage *st) {
-    const char *name = st->name;
-    if (!strcmp(name, "out") && st->head < 0) return _("The heads combined: Concat(head₁ … head_h) W_O.");
-    if (!strcmp(name, "out") && strstr(st->id, "ffn")) return _("The feed-forward network's output: hidden W₂ + b₂, back to d_model columns.");
-    for (size_t i = 0; i < sizeof captions / sizeof *captions; i++)
-        if (!strcmp(captions[i].name, name)) return _(captions[i].text);
-    return "";
+    if (st->sublayer == TF_SUB_FINAL_NORM) return _("A final layer normalisation after the whole stack.");
+    const char *c = st->op < TF_OP_COUNT ? captions[st->op] : NULL;
+    return c ? _(c) : "";
 }
 
 static const char *ui_text(const char *msgid) { return _(msgid); }

@@ -47,56 +47,24 @@ int app_state_goto(app_state *s, const tf_trace *t, const char *id) {
     return 0;
 }
 
-// The id of the current stage with its layer (or head) number replaced.
-// ids look like "enc.2.self_attn.head.1.weights".
-static int with_number(const tf_trace *t, const tf_stage *st, int which, int value) {
-    char id[80];
-    const char *p = st->id;
-    if (which == 0) { // layer: the number after the first dot
-        const char *dot = strchr(p, '.');
-        const char *rest = dot ? strchr(dot + 1, '.') : NULL;
-        if (!rest) return -1;
-        snprintf(id, sizeof id, "%.*s.%d%s", (int)(dot - p), p, value, rest);
-    } else {
-        const char *h = strstr(p, ".head.");
-        const char *rest = h ? strchr(h + 6, '.') : NULL;
-        if (!rest) return -1;
-        snprintf(id, sizeof id, "%.*s.head.%d%s", (int)(h - p), p, value, rest);
-    }
-    return tf_trace_find(t, id);
-}
-
 static void layer_step(app_state *s, const tf_trace *t, int d) {
     const tf_stage *st = &t->stages[s->stage];
     if (st->layer < 0) { app_state_message(s, 0, _("%s is not inside a layer; ↑ ↓ move between layers"), st->id); return; }
-    int i = with_number(t, st, 0, st->layer + d);
+    int i = tf_stage_other_layer(t, s->stage, st->layer + d);
     if (i < 0) app_state_message(s, 0, "%s", d > 0 ? _("this is the last layer") : _("this is the first layer"));
     else set_stage(s, t, i);
 }
 
 static void head_go(app_state *s, const tf_trace *t, int h) {
-    const tf_stage *st = &t->stages[s->stage];
-    int i = -1;
-    if (st->head >= 0) i = with_number(t, st, 1, h);
-    else if (st->layer >= 0) { // into this layer's (first) attention
-        char id[80];
-        snprintf(id, sizeof id, "%s.%d.%s.head.%d.weights", st->part == TF_PART_DEC ? "dec" : "enc", st->layer,
-                 strstr(st->id, "cross_attn") ? "cross_attn" : "self_attn", h);
-        i = tf_trace_find(t, id);
-    }
+    int i = tf_stage_other_head(t, s->stage, h);
     if (i < 0) { app_state_message(s, 0, _("there is no head %d here"), h + 1); return; }
     s->all_heads = 0;
     set_stage(s, t, i);
 }
 
-static void jump_attention(app_state *s, const tf_trace *t, const char *side, const char *kind) {
-    const tf_stage *st = &t->stages[s->stage];
-    char id[80];
-    snprintf(id, sizeof id, "%s.%d.%s.head.%d.weights", side, st->layer > 0 ? st->layer : 0, kind, st->head > 0 ? st->head : 0);
-    if (app_state_goto(s, t, id)) {
-        snprintf(id, sizeof id, "%s.0.%s.head.0.weights", side, kind);
-        app_state_goto(s, t, id);
-    }
+static void jump_attention(app_state *s, const tf_trace *t, tf_side side, tf_sublayer sub) {
+    int i = tf_stage_attention(t, s->stage, side, sub);
+    if (i >= 0) set_stage(s, t, i);
 }
 
 static void begin_edit(app_state *s, int field) {
@@ -121,9 +89,9 @@ app_do app_state_key(app_state *s, const tf_trace *t, app_key k) {
         if (t->stages[s->stage].head < 0) app_state_message(s, 0, "%s", _("0 shows every head of an attention stage; go to one first (N, D or C)"));
         else s->all_heads = !s->all_heads;
         break;
-    case APP_KEY_ENCODER: jump_attention(s, t, "enc", "self_attn"); break;
-    case APP_KEY_DECODER: jump_attention(s, t, "dec", "self_attn"); break;
-    case APP_KEY_CROSS: jump_attention(s, t, "dec", "cross_attn"); break;
+    case APP_KEY_ENCODER: jump_attention(s, t, TF_SIDE_ENC, TF_SUB_SELF_ATTN); break;
+    case APP_KEY_DECODER: jump_attention(s, t, TF_SIDE_DEC, TF_SUB_SELF_ATTN); break;
+    case APP_KEY_CROSS: jump_attention(s, t, TF_SIDE_DEC, TF_SUB_CROSS_ATTN); break;
     case APP_KEY_STEP_BACK:
     case APP_KEY_STEP_FORWARD: {
         if (s->tgt[0]) { app_state_message(s, 0, "%s", _("[ and ] step through greedy decoding; clear the target sentence (Shift+Tab) to decode")); break; }

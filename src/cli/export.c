@@ -281,18 +281,20 @@ static int export_all(cli_run *c, const char *dir, const job *proto) {
     }
     for (int i = 0; i < t->n && n + 1 < cap; i++) {
         const tf_stage *s = &t->stages[i];
-        if (s->head != 0 || strcmp(s->name, "weights")) continue;
+        if (s->head != 0 || s->op != TF_OP_WEIGHTS) continue;
+        char block[64];
         e[n].j = *proto;
         e[n].j.stage = i;
         e[n].j.view = RENDER_VIEW_HEADS;
-        snprintf(e[n].file, sizeof e[n].file, "heads-%.*s.%s", (int)(strstr(s->id, ".head.") - s->id), s->id, ext);
+        snprintf(e[n].file, sizeof e[n].file, "heads-%s.%s", tf_stage_block_id(s, 0, block, sizeof block), ext);
         snprintf(e[n].title, sizeof e[n].title, "All heads: %s", s->id);
         n++;
         if (s->layer == 0) {
             e[n].j = e[n - 1].j;
             e[n].j.view = RENDER_VIEW_GRID;
-            snprintf(e[n].file, sizeof e[n].file, "grid-%s-%s.%s", s->part == TF_PART_DEC ? "dec" : "enc",
-                     s->cross ? "cross_attn" : "self_attn", ext);
+            tf_stage_block_id(s, 1, block, sizeof block);
+            *strchr(block, '.') = '-'; // "enc-self_attn"
+            snprintf(e[n].file, sizeof e[n].file, "grid-%s.%s", block, ext);
             snprintf(e[n].title, sizeof e[n].title, "Every layer and head: %s", s->id);
             n++;
         }

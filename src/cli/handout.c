@@ -135,7 +135,7 @@ static int section_stage(const tf_trace *t, const lesson *l, const lesson_sectio
     int first = -1;
     for (int i = 0; i < t->n; i++) {
         if (lesson_for_stage(l, t->stages[i].id) != sec) continue;
-        if (!strcmp(t->stages[i].name, "weights")) return i;
+        if (t->stages[i].op == TF_OP_WEIGHTS) return i;
         if (first < 0) first = i;
     }
     return first;

@@ -109,6 +109,15 @@ char *cli_trace_json(const tf_model *m, const tf_run *r) {
         cJSON_AddStringToObject(o, "title", s->title);
         cJSON_AddStringToObject(o, "formula", s->formula);
         cJSON_AddStringToObject(o, "kind", kind_name(s->kind));
+        // its identity as fields (null where it does not apply)
+        cJSON_AddStringToObject(o, "family", tf_family_name(s->family));
+        cJSON_AddStringToObject(o, "side", tf_side_name(s->side));
+        cJSON_AddItemToObject(o, "layer", s->layer >= 0 ? cJSON_CreateNumber(s->layer) : cJSON_CreateNull());
+        cJSON_AddStringToObject(o, "sublayer", tf_sublayer_name(s->sublayer));
+        cJSON_AddStringToObject(o, "op", tf_op_name(s->op));
+        cJSON_AddItemToObject(o, "index", s->index > 0 ? cJSON_CreateNumber(s->index) : cJSON_CreateNull());
+        cJSON_AddItemToObject(o, "head", s->head >= 0 ? cJSON_CreateNumber(s->head) : cJSON_CreateNull());
+        cJSON_AddItemToObject(o, "step", s->step >= 0 ? cJSON_CreateNumber(s->step) : cJSON_CreateNull());
         cJSON_AddNumberToObject(o, "rows", s->rows);
         cJSON_AddNumberToObject(o, "cols", s->cols);
         cJSON_AddItemToObject(o, "row_labels", labels(t, s->row_axis, s->rows));

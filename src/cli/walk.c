@@ -14,11 +14,11 @@
 #define LABEL_W 17
 
 static const char *part_name(const tf_stage *s) {
-    switch (s->part) {
-    case TF_PART_SRC: return "Source";
-    case TF_PART_ENC: return "Encoder";
-    case TF_PART_TGT: return "Target";
-    case TF_PART_DEC: return "Decoder";
+    switch (s->side) {
+    case TF_SIDE_SRC: return "Source";
+    case TF_SIDE_ENC: return "Encoder";
+    case TF_SIDE_TGT: return "Target";
+    case TF_SIDE_DEC: return "Decoder";
     default: return "Output";
     }
 }

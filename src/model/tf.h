@@ -223,16 +223,51 @@ typedef enum {
 
 typedef enum { TF_AXIS_SRC, TF_AXIS_TGT, TF_AXIS_DIM, TF_AXIS_VOCAB } tf_axis;
 
-typedef enum { TF_PART_SRC, TF_PART_ENC, TF_PART_TGT, TF_PART_DEC, TF_PART_OUT } tf_part;
+// A stage's identity, as fields: what the window, the exporter, the lessons
+// and the JSON ask about a stage. Only src/model makes or reads stage ids;
+// every other room asks the functions below (stage.c).
+typedef enum { TF_FAMILY_TRANSFORMER, TF_FAMILY_LSTM } tf_family;
+typedef enum { TF_SIDE_SRC, TF_SIDE_ENC, TF_SIDE_TGT, TF_SIDE_DEC, TF_SIDE_OUT } tf_side;
+typedef enum {
+    TF_SUB_NONE,        // embeddings, positions, the output layer
+    TF_SUB_SELF_ATTN,   // (masked, in the decoder) multi-head self-attention
+    TF_SUB_CROSS_ATTN,  // the decoder's attention over the encoder output
+    TF_SUB_FFN,         // position-wise feed-forward network
+    TF_SUB_ADD_NORM,    // residual connection and LayerNorm after a sublayer
+    TF_SUB_FINAL_NORM,  // the optional LayerNorm after a whole stack
+} tf_sublayer;
+typedef enum {
+    TF_OP_EMBED, TF_OP_PE, TF_OP_INPUT,                         // src.* / tgt.*
+    TF_OP_Q, TF_OP_K, TF_OP_V,                                  // projections, all heads
+    TF_OP_SCORES, TF_OP_SCALED, TF_OP_MASKED, TF_OP_WEIGHTS,    // one head: the attention squares
+    TF_OP_HEAD_OUT, TF_OP_CONCAT, TF_OP_OUT,                    // weights·V_h, heads side by side, ·W_O
+    TF_OP_ADD, TF_OP_NORM,                                      // x + Sublayer(x), LayerNorm
+    TF_OP_FFN_HIDDEN, TF_OP_FFN_OUT,
+    TF_OP_LOGITS, TF_OP_PROBS,
+    TF_OP_COUNT
+} tf_op;
+
+// The blocks of the paper's Figure 1, in execution order.
+typedef enum {
+    TF_BLOCK_NONE = -1,
+    TF_BLOCK_SRC_EMBED, TF_BLOCK_SRC_PE, TF_BLOCK_ENC_ATTN, TF_BLOCK_ENC_AN1, TF_BLOCK_ENC_FF, TF_BLOCK_ENC_AN2, TF_BLOCK_ENC_NORM,
+    TF_BLOCK_TGT_EMBED, TF_BLOCK_TGT_PE, TF_BLOCK_DEC_SELF, TF_BLOCK_DEC_AN1, TF_BLOCK_DEC_CROSS, TF_BLOCK_DEC_AN2,
+    TF_BLOCK_DEC_FF, TF_BLOCK_DEC_AN3, TF_BLOCK_DEC_NORM, TF_BLOCK_LINEAR, TF_BLOCK_SOFTMAX,
+    TF_BLOCK_COUNT
+} tf_block;
 
 typedef struct {
-    char id[80];           // e.g. "enc.0.self_attn.head.1.weights"
-    const char *name;      // short name: "weights", "norm1", "embed"
+    char id[80];           // e.g. "enc.0.self_attn.head.1.weights" (DESIGN.md; for people, JSON and lesson globs)
     const char *title;     // human title: "Attention weights"
     const char *formula;   // the formula it comes from, in Unicode
-    tf_part part;
-    int layer, head;       // -1 when not in a layer / not one head
-    int cross;             // 1 for cross-attention stages
+    tf_family family;
+    tf_side side;
+    int layer;             // -1 when not in a layer
+    tf_sublayer sublayer;
+    tf_op op;
+    int index;             // which add & norm of its layer (1, 2, 3); 0 for every other stage
+    int head;              // -1 when not one head
+    int step;              // time step of a recurrent model; -1 for the Transformer
     int rows, cols;
     tf_axis row_axis, col_axis;
     tf_kind kind;
@@ -255,6 +290,46 @@ int tf_trace_build(tf_trace *t, const tf_model *m, const tf_acts *a,
 const char *tf_axis_label(const tf_trace *t, tf_axis axis, int i, char *buf, size_t n);
 void tf_trace_free(tf_trace *t);
 int tf_trace_find(const tf_trace *t, const char *id); // index or -1
+
+// ---------------------------------------------------------------- stage identity (stage.c)
+// Questions the other rooms ask about stages. Each returns a stage index, or
+// -1 when the trace has no such stage.
+// The stage whose fields equal k's (id, title, formula, data and sizes ignored).
+int tf_trace_lookup(const tf_trace *t, const tf_stage *k);
+int tf_stage_other_layer(const tf_trace *t, int i, int layer); // the same operation in another layer
+// The same operation in another head; from a stage of a layer that is not one
+// head, the attention weights of head h of that layer's attention (the
+// cross-attention from its sublayer, else the self-attention).
+int tf_stage_other_head(const tf_trace *t, int i, int head);
+// The attention weights of side's sublayer (self or cross), in the layer and
+// head of stage from where they exist, else in layer 0, head 0.
+int tf_stage_attention(const tf_trace *t, int from, tf_side side, tf_sublayer sub);
+// The stage of the same attention head (or, for stages that are not one head,
+// of the same layer and sublayer) whose operation is op.
+int tf_stage_with_op(const tf_trace *t, int i, tf_op op);
+// The stages stage i is computed from, in the order of its formula (e.g. an
+// add: its input x, then Sublayer(x)). Returns how many (at most max).
+int tf_stage_inputs(const tf_trace *t, int i, int *in, int max);
+int tf_stage_count_heads(const tf_trace *t, int i);   // heads of stage i's attention (0 if it is not one head)
+int tf_stage_count_layers(const tf_trace *t, int i);  // layers that have stage i's operation
+int tf_stage_is_attention_square(const tf_stage *s);  // queries × keys: scores, scaled, masked, weights
+int tf_stage_is_lstm(const tf_stage *s);
+// Figure 1: the block a stage belongs to, and the block's first stage, in the
+// layer of stage from when from is on the block's side, else in layer 0.
+tf_block tf_stage_block(const tf_stage *s);
+int tf_block_stage(const tf_trace *t, int from, tf_block b);
+// A stage named relative to stage i: "this" is i, "this:NAME" the stage of
+// i's head or layer whose id ends in NAME ("this:scores" beside
+// enc.0.self_attn.head.1.weights); anything else is an id.
+int tf_stage_named(const tf_trace *t, int i, const char *ref);
+// The id of the attention block a head stage belongs to ("enc.0.self_attn"),
+// and of all its layers ("enc.self_attn"); for file names. Returns buf.
+const char *tf_stage_block_id(const tf_stage *s, int all_layers, char *buf, size_t n);
+// Names, for JSON and messages: "transformer", "encoder", "self_attn", "weights".
+const char *tf_family_name(tf_family f);
+const char *tf_side_name(tf_side s);
+const char *tf_sublayer_name(tf_sublayer s);
+const char *tf_op_name(tf_op op);
 
 // ---------------------------------------------------------------- a whole run
 typedef struct {

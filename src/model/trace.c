@@ -24,6 +24,9 @@ typedef struct {
     size_t off;            // offsetof the float * in its struct (of the block, for a nested attention block)
     int rows, cols;        // DIM_*
     tf_kind kind;
+    tf_op op;
+    tf_sublayer sub;       // TF_SUB_SELF_ATTN inside an attention block: the block says which
+    int index;             // add & norm: 1, 2, 3
 } stage_def;
 
 #define ONE(f) {f, NULL, NULL}
@@ -32,62 +35,62 @@ typedef struct {
 
 // One attention block: projections, then each head, then concat and W_O.
 static const stage_def attn_defs[] = {
-    {"q", "Queries", {"Q = X·W_Q + b_Q", NULL, "Q = Y·W_Q + b_Q  (Y: decoder, after Add & Norm 1)"}, offsetof(tf_attn_acts, q), DIM_Q, DIM_C, SIGNED},
-    {"k", "Keys", {"K = X·W_K + b_K", NULL, "K = Z·W_K + b_K  (Z: encoder output)"}, offsetof(tf_attn_acts, k), DIM_K, DIM_C, SIGNED},
-    {"v", "Values", {"V = X·W_V + b_V", NULL, "V = Z·W_V + b_V  (Z: encoder output)"}, offsetof(tf_attn_acts, v), DIM_K, DIM_C, SIGNED},
+    {"q", "Queries", {"Q = X·W_Q + b_Q", NULL, "Q = Y·W_Q + b_Q  (Y: decoder, after Add & Norm 1)"}, offsetof(tf_attn_acts, q), DIM_Q, DIM_C, SIGNED, TF_OP_Q, TF_SUB_SELF_ATTN, 0},
+    {"k", "Keys", {"K = X·W_K + b_K", NULL, "K = Z·W_K + b_K  (Z: encoder output)"}, offsetof(tf_attn_acts, k), DIM_K, DIM_C, SIGNED, TF_OP_K, TF_SUB_SELF_ATTN, 0},
+    {"v", "Values", {"V = X·W_V + b_V", NULL, "V = Z·W_V + b_V  (Z: encoder output)"}, offsetof(tf_attn_acts, v), DIM_K, DIM_C, SIGNED, TF_OP_V, TF_SUB_SELF_ATTN, 0},
 };
 static const stage_def head_defs[] = {
-    {"scores", "Scores", ONE("Q_h·K_hᵀ"), offsetof(tf_attn_acts, scores), DIM_Q, DIM_K, SIGNED},
-    {"scaled", "Scaled scores", ONE("Q_h·K_hᵀ / √d_k"), offsetof(tf_attn_acts, scaled), DIM_Q, DIM_K, SIGNED},
+    {"scores", "Scores", ONE("Q_h·K_hᵀ"), offsetof(tf_attn_acts, scores), DIM_Q, DIM_K, SIGNED, TF_OP_SCORES, TF_SUB_SELF_ATTN, 0},
+    {"scaled", "Scaled scores", ONE("Q_h·K_hᵀ / √d_k"), offsetof(tf_attn_acts, scaled), DIM_Q, DIM_K, SIGNED, TF_OP_SCALED, TF_SUB_SELF_ATTN, 0},
     {"masked", "Masked scores",
      {"no mask: one sentence has no padding", "−∞ where key j > query i (causal mask)", "no mask: every target position sees every source word"},
-     offsetof(tf_attn_acts, masked), DIM_Q, DIM_K, TF_KIND_MASKED},
-    {"weights", "Attention weights", ONE("softmax(Q_h·K_hᵀ / √d_k), each row sums to 1"), offsetof(tf_attn_acts, weights), DIM_Q, DIM_K, PROB},
-    {"out", "Head output", ONE("head_h = softmax(Q_h·K_hᵀ / √d_k)·V_h"), offsetof(tf_attn_acts, head_out), DIM_Q, DIM_D, SIGNED},
+     offsetof(tf_attn_acts, masked), DIM_Q, DIM_K, TF_KIND_MASKED, TF_OP_MASKED, TF_SUB_SELF_ATTN, 0},
+    {"weights", "Attention weights", ONE("softmax(Q_h·K_hᵀ / √d_k), each row sums to 1"), offsetof(tf_attn_acts, weights), DIM_Q, DIM_K, PROB, TF_OP_WEIGHTS, TF_SUB_SELF_ATTN, 0},
+    {"out", "Head output", ONE("head_h = softmax(Q_h·K_hᵀ / √d_k)·V_h"), offsetof(tf_attn_acts, head_out), DIM_Q, DIM_D, SIGNED, TF_OP_HEAD_OUT, TF_SUB_SELF_ATTN, 0},
 };
 static const stage_def attn_tail_defs[] = {
-    {"concat", "Heads concatenated", ONE("Concat(head_1, …, head_h)"), offsetof(tf_attn_acts, concat), DIM_Q, DIM_C, SIGNED},
-    {"out", "Attention output", ONE("MultiHead = Concat(head_1, …, head_h)·W_O + b_O"), offsetof(tf_attn_acts, out), DIM_Q, DIM_C, SIGNED},
+    {"concat", "Heads concatenated", ONE("Concat(head_1, …, head_h)"), offsetof(tf_attn_acts, concat), DIM_Q, DIM_C, SIGNED, TF_OP_CONCAT, TF_SUB_SELF_ATTN, 0},
+    {"out", "Attention output", ONE("MultiHead = Concat(head_1, …, head_h)·W_O + b_O"), offsetof(tf_attn_acts, out), DIM_Q, DIM_C, SIGNED, TF_OP_OUT, TF_SUB_SELF_ATTN, 0},
 };
 
 static const stage_def enc_layer_defs[] = {
-    {"self_attn", NULL, ONE(NULL), offsetof(tf_layer_acts, self_attn), 0, 0, SIGNED},
-    {"add1", "Residual 1", ONE("x + MultiHead(x)"), offsetof(tf_layer_acts, add1), DIM_X, DIM_C, SIGNED},
-    {"norm1", "Layer norm 1", ONE("LayerNorm(x + MultiHead(x))"), offsetof(tf_layer_acts, norm1), DIM_X, DIM_C, SIGNED},
-    {"ffn.hidden", "Feed-forward hidden", ONE("max(0, x·W_1 + b_1)"), offsetof(tf_layer_acts, ffn_hidden), DIM_X, DIM_F, SIGNED},
-    {"ffn.out", "Feed-forward output", ONE("FFN(x) = max(0, x·W_1 + b_1)·W_2 + b_2"), offsetof(tf_layer_acts, ffn_out), DIM_X, DIM_C, SIGNED},
-    {"add2", "Residual 2", ONE("x + FFN(x)"), offsetof(tf_layer_acts, add2), DIM_X, DIM_C, SIGNED},
-    {"norm2", "Layer norm 2", ONE("LayerNorm(x + FFN(x))"), offsetof(tf_layer_acts, norm2), DIM_X, DIM_C, SIGNED},
+    {"self_attn", NULL, ONE(NULL), offsetof(tf_layer_acts, self_attn), 0, 0, SIGNED, 0, TF_SUB_SELF_ATTN, 0},
+    {"add1", "Residual 1", ONE("x + MultiHead(x)"), offsetof(tf_layer_acts, add1), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 1},
+    {"norm1", "Layer norm 1", ONE("LayerNorm(x + MultiHead(x))"), offsetof(tf_layer_acts, norm1), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_ADD_NORM, 1},
+    {"ffn.hidden", "Feed-forward hidden", ONE("max(0, x·W_1 + b_1)"), offsetof(tf_layer_acts, ffn_hidden), DIM_X, DIM_F, SIGNED, TF_OP_FFN_HIDDEN, TF_SUB_FFN, 0},
+    {"ffn.out", "Feed-forward output", ONE("FFN(x) = max(0, x·W_1 + b_1)·W_2 + b_2"), offsetof(tf_layer_acts, ffn_out), DIM_X, DIM_C, SIGNED, TF_OP_FFN_OUT, TF_SUB_FFN, 0},
+    {"add2", "Residual 2", ONE("x + FFN(x)"), offsetof(tf_layer_acts, add2), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 2},
+    {"norm2", "Layer norm 2", ONE("LayerNorm(x + FFN(x))"), offsetof(tf_layer_acts, norm2), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_ADD_NORM, 2},
 };
 static const stage_def dec_layer_defs[] = {
-    {"self_attn", NULL, ONE(NULL), offsetof(tf_layer_acts, self_attn), 0, 0, SIGNED},
-    {"add1", "Residual 1", ONE("y + MaskedMultiHead(y)"), offsetof(tf_layer_acts, add1), DIM_X, DIM_C, SIGNED},
-    {"norm1", "Layer norm 1", ONE("LayerNorm(y + MaskedMultiHead(y))"), offsetof(tf_layer_acts, norm1), DIM_X, DIM_C, SIGNED},
-    {"cross_attn", NULL, ONE(NULL), offsetof(tf_layer_acts, cross_attn), 0, 0, SIGNED},
-    {"add2", "Residual 2", ONE("y + MultiHead(y, Z, Z)"), offsetof(tf_layer_acts, add2), DIM_X, DIM_C, SIGNED},
-    {"norm2", "Layer norm 2", ONE("LayerNorm(y + MultiHead(y, Z, Z))"), offsetof(tf_layer_acts, norm2), DIM_X, DIM_C, SIGNED},
-    {"ffn.hidden", "Feed-forward hidden", ONE("max(0, y·W_1 + b_1)"), offsetof(tf_layer_acts, ffn_hidden), DIM_X, DIM_F, SIGNED},
-    {"ffn.out", "Feed-forward output", ONE("FFN(y) = max(0, y·W_1 + b_1)·W_2 + b_2"), offsetof(tf_layer_acts, ffn_out), DIM_X, DIM_C, SIGNED},
-    {"add3", "Residual 3", ONE("y + FFN(y)"), offsetof(tf_layer_acts, add3), DIM_X, DIM_C, SIGNED},
-    {"norm3", "Layer norm 3", ONE("LayerNorm(y + FFN(y))"), offsetof(tf_layer_acts, norm3), DIM_X, DIM_C, SIGNED},
+    {"self_attn", NULL, ONE(NULL), offsetof(tf_layer_acts, self_attn), 0, 0, SIGNED, 0, TF_SUB_SELF_ATTN, 0},
+    {"add1", "Residual 1", ONE("y + MaskedMultiHead(y)"), offsetof(tf_layer_acts, add1), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 1},
+    {"norm1", "Layer norm 1", ONE("LayerNorm(y + MaskedMultiHead(y))"), offsetof(tf_layer_acts, norm1), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_ADD_NORM, 1},
+    {"cross_attn", NULL, ONE(NULL), offsetof(tf_layer_acts, cross_attn), 0, 0, SIGNED, 0, TF_SUB_CROSS_ATTN, 0},
+    {"add2", "Residual 2", ONE("y + MultiHead(y, Z, Z)"), offsetof(tf_layer_acts, add2), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 2},
+    {"norm2", "Layer norm 2", ONE("LayerNorm(y + MultiHead(y, Z, Z))"), offsetof(tf_layer_acts, norm2), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_ADD_NORM, 2},
+    {"ffn.hidden", "Feed-forward hidden", ONE("max(0, y·W_1 + b_1)"), offsetof(tf_layer_acts, ffn_hidden), DIM_X, DIM_F, SIGNED, TF_OP_FFN_HIDDEN, TF_SUB_FFN, 0},
+    {"ffn.out", "Feed-forward output", ONE("FFN(y) = max(0, y·W_1 + b_1)·W_2 + b_2"), offsetof(tf_layer_acts, ffn_out), DIM_X, DIM_C, SIGNED, TF_OP_FFN_OUT, TF_SUB_FFN, 0},
+    {"add3", "Residual 3", ONE("y + FFN(y)"), offsetof(tf_layer_acts, add3), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 3},
+    {"norm3", "Layer norm 3", ONE("LayerNorm(y + FFN(y))"), offsetof(tf_layer_acts, norm3), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_ADD_NORM, 3},
 };
 static const stage_def src_defs[] = {
-    {"src.embed", "Source embedding", ONE("E[token]·√d_model (or the model's embed_scale)"), offsetof(tf_acts, src_embed), DIM_S, DIM_C, SIGNED},
-    {"src.pe", "Positional encoding", ONE("PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(…)"), offsetof(tf_acts, src_pe), DIM_S, DIM_C, SIGNED},
-    {"src.input", "Encoder input", ONE("X = E + PE"), offsetof(tf_acts, src_input), DIM_S, DIM_C, SIGNED},
+    {"src.embed", "Source embedding", ONE("E[token]·√d_model (or the model's embed_scale)"), offsetof(tf_acts, src_embed), DIM_S, DIM_C, SIGNED, TF_OP_EMBED, TF_SUB_NONE, 0},
+    {"src.pe", "Positional encoding", ONE("PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(…)"), offsetof(tf_acts, src_pe), DIM_S, DIM_C, SIGNED, TF_OP_PE, TF_SUB_NONE, 0},
+    {"src.input", "Encoder input", ONE("X = E + PE"), offsetof(tf_acts, src_input), DIM_S, DIM_C, SIGNED, TF_OP_INPUT, TF_SUB_NONE, 0},
 };
 static const stage_def enc_norm_def =
-    {"enc.norm", "Encoder final norm", ONE("Z = LayerNorm(x)"), offsetof(tf_acts, enc_norm), DIM_S, DIM_C, SIGNED};
+    {"enc.norm", "Encoder final norm", ONE("Z = LayerNorm(x)"), offsetof(tf_acts, enc_norm), DIM_S, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_FINAL_NORM, 0};
 static const stage_def tgt_defs[] = {
-    {"tgt.embed", "Target embedding", ONE("E[token]·√d_model (or the model's embed_scale), inputs shifted right by <bos>"), offsetof(tf_acts, tgt_embed), DIM_T, DIM_C, SIGNED},
-    {"tgt.pe", "Positional encoding", ONE("PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(…)"), offsetof(tf_acts, tgt_pe), DIM_T, DIM_C, SIGNED},
-    {"tgt.input", "Decoder input", ONE("Y = E + PE"), offsetof(tf_acts, tgt_input), DIM_T, DIM_C, SIGNED},
+    {"tgt.embed", "Target embedding", ONE("E[token]·√d_model (or the model's embed_scale), inputs shifted right by <bos>"), offsetof(tf_acts, tgt_embed), DIM_T, DIM_C, SIGNED, TF_OP_EMBED, TF_SUB_NONE, 0},
+    {"tgt.pe", "Positional encoding", ONE("PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(…)"), offsetof(tf_acts, tgt_pe), DIM_T, DIM_C, SIGNED, TF_OP_PE, TF_SUB_NONE, 0},
+    {"tgt.input", "Decoder input", ONE("Y = E + PE"), offsetof(tf_acts, tgt_input), DIM_T, DIM_C, SIGNED, TF_OP_INPUT, TF_SUB_NONE, 0},
 };
 static const stage_def dec_norm_def =
-    {"dec.norm", "Decoder final norm", ONE("LayerNorm(y)"), offsetof(tf_acts, dec_norm), DIM_T, DIM_C, SIGNED};
+    {"dec.norm", "Decoder final norm", ONE("LayerNorm(y)"), offsetof(tf_acts, dec_norm), DIM_T, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_FINAL_NORM, 0};
 static const stage_def out_defs[] = {
-    {"out.logits", "Logits", ONE("y·Eᵀ + b  (the generator, tied to the target embedding when absent)"), offsetof(tf_acts, logits), DIM_T, DIM_V, SIGNED},
-    {"out.probs", "Output probabilities", ONE("softmax(logits) over the vocabulary"), offsetof(tf_acts, probs), DIM_T, DIM_V, PROB},
+    {"out.logits", "Logits", ONE("y·Eᵀ + b  (the generator, tied to the target embedding when absent)"), offsetof(tf_acts, logits), DIM_T, DIM_V, SIGNED, TF_OP_LOGITS, TF_SUB_NONE, 0},
+    {"out.probs", "Output probabilities", ONE("softmax(logits) over the vocabulary"), offsetof(tf_acts, probs), DIM_T, DIM_V, PROB, TF_OP_PROBS, TF_SUB_NONE, 0},
 };
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -96,7 +99,8 @@ typedef struct {
     tf_trace *t;
     const tf_acts *a;
     const tf_config *c;
-    tf_part part;
+    tf_side side;
+    tf_sublayer attn;         // the attention block being emitted (self or cross)
     int layer, head, flavour; // flavour: ENC_SELF, DEC_SELF or CROSS within attention
     int X, Q, K;              // lengths of the current side and attention block
     tf_axis ax_x, ax_q, ax_k;
@@ -135,14 +139,16 @@ static void emit(ctx *x, const stage_def *d, const void *base, size_t extra, con
     if (t->stages) {
         tf_stage *s = &t->stages[t->n];
         snprintf(s->id, sizeof s->id, "%s", id);
-        const char *dot = strrchr(d->name, '.');
-        s->name = dot ? dot + 1 : d->name;
         s->title = d->title;
         s->formula = d->formula[x->flavour] ? d->formula[x->flavour] : d->formula[0];
-        s->part = x->part;
+        s->family = TF_FAMILY_TRANSFORMER;
+        s->side = x->side;
         s->layer = x->layer;
+        s->sublayer = d->sub == TF_SUB_SELF_ATTN ? x->attn : d->sub;
+        s->op = d->op;
+        s->index = d->index;
         s->head = x->head;
-        s->cross = x->flavour == CROSS;
+        s->step = -1;
         s->rows = dim_size(x, d->rows);
         s->cols = dim_size(x, d->cols);
         s->row_axis = dim_axis(x, d->rows);
@@ -183,8 +189,9 @@ static void emit_layer(ctx *x, const stage_def *defs, int n, const tf_layer_acts
     for (int i = 0; i < n; i++) {
         const stage_def *d = &defs[i];
         if (!d->title) { // a nested attention block
-            int cross = !strcmp(d->name, "cross_attn");
-            x->flavour = cross ? CROSS : x->part == TF_PART_DEC ? DEC_SELF : ENC_SELF;
+            int cross = d->sub == TF_SUB_CROSS_ATTN;
+            x->attn = d->sub;
+            x->flavour = cross ? CROSS : x->side == TF_SIDE_DEC ? DEC_SELF : ENC_SELF;
             x->Q = x->X;
             x->ax_q = x->ax_x;
             x->K = cross ? x->a->S : x->X;
@@ -205,21 +212,21 @@ static void walk(ctx *x) {
     const tf_acts *a = x->a;
     x->layer = x->head = -1;
     x->flavour = ENC_SELF;
-    x->part = TF_PART_SRC;
+    x->side = TF_SIDE_SRC;
     emit_list(x, src_defs, N(src_defs), a, "");
-    x->part = TF_PART_ENC;
+    x->side = TF_SIDE_ENC;
     x->X = a->S;
     x->ax_x = TF_AXIS_SRC;
     for (int l = 0; l < c->L_enc; l++) emit_layer(x, enc_layer_defs, N(enc_layer_defs), &a->enc[l], "enc", l);
     if (c->has_enc_norm) emit(x, &enc_norm_def, a, 0, enc_norm_def.name);
-    x->part = TF_PART_TGT;
+    x->side = TF_SIDE_TGT;
     emit_list(x, tgt_defs, N(tgt_defs), a, "");
-    x->part = TF_PART_DEC;
+    x->side = TF_SIDE_DEC;
     x->X = a->T;
     x->ax_x = TF_AXIS_TGT;
     for (int l = 0; l < c->L_dec; l++) emit_layer(x, dec_layer_defs, N(dec_layer_defs), &a->dec[l], "dec", l);
     if (c->has_dec_norm) emit(x, &dec_norm_def, a, 0, dec_norm_def.name);
-    x->part = TF_PART_OUT;
+    x->side = TF_SIDE_OUT;
     emit_list(x, out_defs, N(out_defs), a, "");
 }
 

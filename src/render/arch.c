@@ -16,62 +16,38 @@
 // ---------------------------------------------------------------- the blocks
 typedef enum { K_EMBED, K_PE, K_ATTN, K_NORM, K_FF, K_LINEAR, K_SOFTMAX } kind;
 
+// The blocks of Figure 1 (tf_block, in execution order): what the box says,
+// what the block is.
 enum {
-    B_SRC_EMBED, B_SRC_PE, B_ENC_ATTN, B_ENC_AN1, B_ENC_FF, B_ENC_AN2, B_ENC_NORM,
-    B_TGT_EMBED, B_TGT_PE, B_DEC_SELF, B_DEC_AN1, B_DEC_CROSS, B_DEC_AN2, B_DEC_FF, B_DEC_AN3, B_DEC_NORM,
-    B_LINEAR, B_SOFTMAX, NB
+    B_SRC_EMBED = TF_BLOCK_SRC_EMBED, B_SRC_PE = TF_BLOCK_SRC_PE, B_ENC_ATTN = TF_BLOCK_ENC_ATTN, B_ENC_AN1 = TF_BLOCK_ENC_AN1,
+    B_ENC_FF = TF_BLOCK_ENC_FF, B_ENC_AN2 = TF_BLOCK_ENC_AN2, B_ENC_NORM = TF_BLOCK_ENC_NORM, B_TGT_EMBED = TF_BLOCK_TGT_EMBED,
+    B_TGT_PE = TF_BLOCK_TGT_PE, B_DEC_SELF = TF_BLOCK_DEC_SELF, B_DEC_AN1 = TF_BLOCK_DEC_AN1, B_DEC_CROSS = TF_BLOCK_DEC_CROSS,
+    B_DEC_AN2 = TF_BLOCK_DEC_AN2, B_DEC_FF = TF_BLOCK_DEC_FF, B_DEC_AN3 = TF_BLOCK_DEC_AN3, B_DEC_NORM = TF_BLOCK_DEC_NORM,
+    B_LINEAR = TF_BLOCK_LINEAR, B_SOFTMAX = TF_BLOCK_SOFTMAX, NB = TF_BLOCK_COUNT
 };
-
-// In execution order: what the box says, what the block is, the first
-// stage it stands for (layer 0, head 0).
 static const struct {
-    const char *text, *label, *stage;
+    const char *text, *label;
     kind k;
 } blocks[NB] = {
-    [B_SRC_EMBED] = {N_("Input\nEmbedding"), N_("Input embedding"), "src.embed", K_EMBED},
-    [B_SRC_PE] = {N_("Positional\nEncoding"), N_("Positional encoding (encoder input)"), "src.pe", K_PE},
-    [B_ENC_ATTN] = {N_("Multi-Head\nAttention"), N_("Encoder self-attention"), "enc.0.self_attn.q", K_ATTN},
-    [B_ENC_AN1] = {N_("Add & Norm"), N_("Encoder add & norm 1"), "enc.0.add1", K_NORM},
-    [B_ENC_FF] = {N_("Feed\nForward"), N_("Encoder feed-forward"), "enc.0.ffn.hidden", K_FF},
-    [B_ENC_AN2] = {N_("Add & Norm"), N_("Encoder add & norm 2"), "enc.0.add2", K_NORM},
-    [B_ENC_NORM] = {N_("Norm"), N_("Encoder final norm"), "enc.norm", K_NORM},
-    [B_TGT_EMBED] = {N_("Output\nEmbedding"), N_("Output embedding"), "tgt.embed", K_EMBED},
-    [B_TGT_PE] = {N_("Positional\nEncoding"), N_("Positional encoding (decoder input)"), "tgt.pe", K_PE},
-    [B_DEC_SELF] = {N_("Masked\nMulti-Head\nAttention"), N_("Decoder masked self-attention"), "dec.0.self_attn.q", K_ATTN},
-    [B_DEC_AN1] = {N_("Add & Norm"), N_("Decoder add & norm 1"), "dec.0.add1", K_NORM},
-    [B_DEC_CROSS] = {N_("Multi-Head\nAttention"), N_("Decoder cross-attention"), "dec.0.cross_attn.q", K_ATTN},
-    [B_DEC_AN2] = {N_("Add & Norm"), N_("Decoder add & norm 2"), "dec.0.add2", K_NORM},
-    [B_DEC_FF] = {N_("Feed\nForward"), N_("Decoder feed-forward"), "dec.0.ffn.hidden", K_FF},
-    [B_DEC_AN3] = {N_("Add & Norm"), N_("Decoder add & norm 3"), "dec.0.add3", K_NORM},
-    [B_DEC_NORM] = {N_("Norm"), N_("Decoder final norm"), "dec.norm", K_NORM},
-    [B_LINEAR] = {N_("Linear"), N_("Linear (logits)"), "out.logits", K_LINEAR},
-    [B_SOFTMAX] = {N_("Softmax"), N_("Softmax (output probabilities)"), "out.probs", K_SOFTMAX},
+    [B_SRC_EMBED] = {N_("Input\nEmbedding"), N_("Input embedding"), K_EMBED},
+    [B_SRC_PE] = {N_("Positional\nEncoding"), N_("Positional encoding (encoder input)"), K_PE},
+    [B_ENC_ATTN] = {N_("Multi-Head\nAttention"), N_("Encoder self-attention"), K_ATTN},
+    [B_ENC_AN1] = {N_("Add & Norm"), N_("Encoder add & norm 1"), K_NORM},
+    [B_ENC_FF] = {N_("Feed\nForward"), N_("Encoder feed-forward"), K_FF},
+    [B_ENC_AN2] = {N_("Add & Norm"), N_("Encoder add & norm 2"), K_NORM},
+    [B_ENC_NORM] = {N_("Norm"), N_("Encoder final norm"), K_NORM},
+    [B_TGT_EMBED] = {N_("Output\nEmbedding"), N_("Output embedding"), K_EMBED},
+    [B_TGT_PE] = {N_("Positional\nEncoding"), N_("Positional encoding (decoder input)"), K_PE},
+    [B_DEC_SELF] = {N_("Masked\nMulti-Head\nAttention"), N_("Decoder masked self-attention"), K_ATTN},
+    [B_DEC_AN1] = {N_("Add & Norm"), N_("Decoder add & norm 1"), K_NORM},
+    [B_DEC_CROSS] = {N_("Multi-Head\nAttention"), N_("Decoder cross-attention"), K_ATTN},
+    [B_DEC_AN2] = {N_("Add & Norm"), N_("Decoder add & norm 2"), K_NORM},
+    [B_DEC_FF] = {N_("Feed\nForward"), N_("Decoder feed-forward"), K_FF},
+    [B_DEC_AN3] = {N_("Add & Norm"), N_("Decoder add & norm 3"), K_NORM},
+    [B_DEC_NORM] = {N_("Norm"), N_("Decoder final norm"), K_NORM},
+    [B_LINEAR] = {N_("Linear"), N_("Linear (logits)"), K_LINEAR},
+    [B_SOFTMAX] = {N_("Softmax"), N_("Softmax (output probabilities)"), K_SOFTMAX},
 };
-
-// The block a stage id belongs to, or -1.
-static int block_of(const char *id) {
-    if (!strcmp(id, "src.embed")) return B_SRC_EMBED;
-    if (!strncmp(id, "src.", 4)) return B_SRC_PE; // src.pe, src.input: the ⊕
-    if (!strcmp(id, "tgt.embed")) return B_TGT_EMBED;
-    if (!strncmp(id, "tgt.", 4)) return B_TGT_PE;
-    if (!strcmp(id, "enc.norm")) return B_ENC_NORM;
-    if (!strcmp(id, "dec.norm")) return B_DEC_NORM;
-    if (!strcmp(id, "out.probs")) return B_SOFTMAX;
-    if (!strncmp(id, "out.", 4)) return B_LINEAR;
-    int dec = !strncmp(id, "dec.", 4);
-    if (!dec && strncmp(id, "enc.", 4)) return -1;
-    const char *r = id + 4; // "{l}.rest"
-    while (*r >= '0' && *r <= '9') r++;
-    if (*r++ != '.') return -1;
-    static const struct { const char *prefix; int enc, dec; } subs[] = {
-        {"self_attn", B_ENC_ATTN, B_DEC_SELF}, {"cross_attn", -1, B_DEC_CROSS}, {"ffn", B_ENC_FF, B_DEC_FF},
-        {"add1", B_ENC_AN1, B_DEC_AN1},        {"norm1", B_ENC_AN1, B_DEC_AN1},  {"add2", B_ENC_AN2, B_DEC_AN2},
-        {"norm2", B_ENC_AN2, B_DEC_AN2},       {"add3", -1, B_DEC_AN3},          {"norm3", -1, B_DEC_AN3},
-    };
-    for (size_t k = 0; k < sizeof subs / sizeof *subs; k++)
-        if (!strncmp(r, subs[k].prefix, strlen(subs[k].prefix))) return dec ? subs[k].dec : subs[k].enc;
-    return -1;
-}
 
 // Okabe & Ito hues, softened towards white like the paper's pastels; text
 // on them is always dark, so the boxes read the same in every theme.
@@ -473,7 +449,7 @@ static void draw_labels(cairo_t *cr, const layout *L, const render_theme *th) {
 
 // "layer 2 of 6" / "head 1 of 8" under the N× of the stack the stage is in.
 static void draw_badge(cairo_t *cr, const layout *L, const tf_stage *s, const model_info *mi, render_rgb accent) {
-    int side = s->part == TF_PART_DEC ? DEC : ENC, layers = side == ENC ? mi->L_enc : mi->L_dec;
+    int side = s->side == TF_SIDE_DEC ? DEC : ENC, layers = side == ENC ? mi->L_enc : mi->L_dec;
     char text[160];
     int k = layers > 0 ? snprintf(text, sizeof text, tr(L, "layer %d of %d"), s->layer + 1, layers)
                        : snprintf(text, sizeof text, tr(L, "layer %d"), s->layer + 1);
@@ -530,7 +506,7 @@ int render_architecture(cairo_t *cr, const tf_trace *t, const tf_model *m, int s
         if (pass || want <= 1) break;
         boost = fmin(want, 1.5);
     }
-    int lit = s ? block_of(s->id) : -1;
+    int lit = s ? (int)tf_stage_block(s) : -1;
     if (lit >= 0 && !L.has[lit]) lit = -1;
     // fit: uniform scale, centred, a margin of one unit
     double tx = w / 2 - sc * (L.x0 + L.x1) / 2, ty = h / 2 - sc * (L.y0 + L.y1) / 2;
@@ -574,8 +550,7 @@ int render_architecture(cairo_t *cr, const tf_trace *t, const tf_model *m, int s
         if (boxes && n < max) {
             render_arch_box *x = &boxes[n];
             rect r = L.box[b];
-            *x = (render_arch_box){tx + sc * r.x, ty + sc * r.y, sc * r.w, sc * r.h, "", tr(&L, blocks[b].label)};
-            snprintf(x->stage, sizeof x->stage, "%s", blocks[b].stage);
+            *x = (render_arch_box){tx + sc * r.x, ty + sc * r.y, sc * r.w, sc * r.h, (tf_block)b, tr(&L, blocks[b].label)};
         }
         n++;
     }

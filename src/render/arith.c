@@ -28,9 +28,8 @@ typedef struct {
     const tf_trace *t;
     const tf_model *m;   // NULL when unknown or not the model of this trace
     const tf_stage *s;
+    int stage;           // the index of s
     int row, col;
-    char layer[16];      // "enc.0." / "dec.1.", or ""
-    char attn[48];       // "dec.0.cross_attn.", or ""
     arith_line *out;
     int n, max;
 } card;
@@ -145,54 +144,30 @@ __attribute__((format(printf, 3, 4))) static void put(card *c, int kind, const c
 // ---------------------------------------------------------------- the stages a cell depends on
 static float at(const tf_stage *s, int r, int col) { return s->data[(size_t)r * s->cols + col]; }
 
-// The stage with this id; NULL (and a line saying so) when the trace lacks it.
-__attribute__((format(printf, 2, 3))) static const tf_stage *find(card *c, const char *fmt, ...) {
-    char id[96];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(id, sizeof id, fmt, ap);
-    va_end(ap);
-    int k = tf_trace_find(c->t, id);
-    if (k < 0) put(c, K_NOTE, "(%s is not in this trace, so this step cannot be shown)", id);
+// Stage k, or NULL and a line saying so when the trace lacks it (-1).
+static const tf_stage *stage_or_note(card *c, int k, const char *what) {
+    if (k < 0) put(c, K_NOTE, "(the %s stage is not in this trace, so this step cannot be shown)", what);
     return k < 0 ? NULL : &c->t->stages[k];
 }
 
-// The last layer's stage called name on a side ("enc", "norm2"): what the final norm reads.
-static const tf_stage *last_layer(card *c, const char *side, const char *name) {
-    char id[48];
-    int k = -1;
-    for (int l = 0;; l++) {
-        snprintf(id, sizeof id, "%s.%d.%s", side, l, name);
-        int f = tf_trace_find(c->t, id);
-        if (f < 0) break;
-        k = f;
-    }
-    if (k < 0) put(c, K_NOTE, "(no %s.*.%s in this trace, so this step cannot be shown)", side, name);
-    return k < 0 ? NULL : &c->t->stages[k];
-}
+// The stage of this card's head or layer whose operation is op (src/model knows which).
+static const tf_stage *with_op(card *c, tf_op op) { return stage_or_note(c, tf_stage_with_op(c->t, c->stage, op), tf_op_name(op)); }
 
-// What a side hands on: its final norm if the model has one, else the last layer's output.
-static const tf_stage *side_output(card *c, int enc) {
-    int k = tf_trace_find(c->t, enc ? "enc.norm" : "dec.norm");
-    return k >= 0 ? &c->t->stages[k] : last_layer(c, enc ? "enc" : "dec", enc ? "norm2" : "norm3");
-}
-
-// The input of the current layer: the embeddings plus PE for layer 0, else the previous layer's output.
-static const tf_stage *layer_input(card *c) {
-    int enc = c->s->part == TF_PART_ENC;
-    if (c->s->layer == 0) return find(c, enc ? "src.input" : "tgt.input");
-    return find(c, "%s.%d.%s", enc ? "enc" : "dec", c->s->layer - 1, enc ? "norm2" : "norm3");
+// Input k of this stage, in the order of its formula (tf_stage_inputs).
+static const tf_stage *input(card *c, int k) {
+    int in[64], n = tf_stage_inputs(c->t, c->stage, in, 64);
+    return stage_or_note(c, k < n ? in[k] : -1, "input");
 }
 
 static const tf_layer_w *layer_weights(const card *c) {
     if (!c->m || c->s->layer < 0) return NULL;
-    if (c->s->part == TF_PART_ENC) return c->s->layer < c->m->cfg.L_enc ? &c->m->enc[c->s->layer] : NULL;
+    if (c->s->side == TF_SIDE_ENC) return c->s->layer < c->m->cfg.L_enc ? &c->m->enc[c->s->layer] : NULL;
     return c->s->layer < c->m->cfg.L_dec ? &c->m->dec[c->s->layer] : NULL;
 }
 
 // d_k: the width of one head's output.
-static int head_dim(card *c, int h) {
-    const tf_stage *o = find(c, "%shead.%d.out", c->attn, h);
+static int head_dim(card *c) {
+    const tf_stage *o = with_op(c, TF_OP_HEAD_OUT);
     return o ? o->cols : 0;
 }
 
@@ -235,13 +210,14 @@ static int show_term(card *c, int d, int n) {
 // ---------------------------------------------------------------- attention
 // scores[i][j] = Σ_d q[i][hD+d] · k[j][hD+d]
 static void arith_scores(card *c) {
-    const tf_stage *q = find(c, "%sq", c->attn), *k = find(c, "%sk", c->attn);
-    int h = c->s->head, D = head_dim(c, h), i = c->row, j = c->col;
+    const tf_stage *q = input(c, 0), *k = input(c, 1);
+    int h = c->s->head, D = head_dim(c), i = c->row, j = c->col;
     if (!q || !k || D <= 0) return;
     put(c, K_TEXT, "Query %s against key %s: the dot product of q = row %d of Q and k = row %d of K, in head %d's columns %d…%d.",
         token(c, c->s->row_axis, i).s, token(c, c->s->col_axis, j).s, i, j, h, h * D, h * D + D - 1);
-    if (c->s->cross) put(c, K_NOTE, "Cross-attention: the query comes from the decoder (%sq), the key from the encoder output (%sk).", c->attn, c->attn);
-    else put(c, K_NOTE, "Q and K are the stages %sq and %sk.", c->attn, c->attn);
+    if (c->s->sublayer == TF_SUB_CROSS_ATTN)
+        put(c, K_NOTE, "Cross-attention: the query comes from the decoder (%s), the key from the encoder output (%s).", q->id, k->id);
+    else put(c, K_NOTE, "Q and K are the stages %s and %s.", q->id, k->id);
     double first[MAX_TERMS];
     for (int d = 0; d < D; d++) {
         float a = at(q, i, h * D + d), b = at(k, j, h * D + d);
@@ -254,11 +230,11 @@ static void arith_scores(card *c) {
 
 // scaled = scores / √d_k
 static void arith_scaled(card *c) {
-    const tf_stage *sc = find(c, "%shead.%d.scores", c->attn, c->s->head);
-    int D = head_dim(c, c->s->head);
+    const tf_stage *sc = input(c, 0);
+    int D = head_dim(c);
     if (!sc || D <= 0) return;
     float score = at(sc, c->row, c->col);
-    put(c, K_MATH, "score q·k = %s   (%shead.%d.scores)", num(score).s, c->attn, c->s->head);
+    put(c, K_MATH, "score q·k = %s   (%s)", num(score).s, sc->id);
     put(c, K_MATH, "d_k = %d,   √d_k = %s", D, num(sqrt(D)).s);
     put(c, K_RESULT, "%s ÷ %s = %s", num(score).s, num(sqrt(D)).s, num(at(c->s, c->row, c->col)).s);
     put(c, K_NOTE, "Why divide: if the d_k components of q and k are independent with mean 0 and variance 1, "
@@ -269,11 +245,11 @@ static void arith_scaled(card *c) {
 
 // masked = −∞ where key j > query i in the decoder's self-attention, else scaled
 static void arith_masked(card *c) {
-    const tf_stage *ss = find(c, "%shead.%d.scaled", c->attn, c->s->head);
+    const tf_stage *ss = input(c, 0);
     if (!ss) return;
     int i = c->row, j = c->col;
     str scaled = num(at(ss, i, j)), q = token(c, c->s->row_axis, i), k = token(c, c->s->col_axis, j);
-    if (c->s->part == TF_PART_DEC && !c->s->cross) {
+    if (c->s->side == TF_SIDE_DEC && c->s->sublayer == TF_SUB_SELF_ATTN) {
         if (j > i) {
             put(c, K_TEXT, "−∞ because key %d %s comes after query %d %s (causal mask): position %d may not look ahead.", j, k.s, i, q.s, i);
             put(c, K_MATH, "scaled score %s  →  −∞", scaled.s);
@@ -285,7 +261,7 @@ static void arith_masked(card *c) {
         put(c, K_TEXT, "Key %d %s does not come after query %d %s, so the causal mask keeps this score.", j, k.s, i, q.s);
         put(c, K_NOTE, "Only keys after the query (j > i, above the diagonal) become −∞.");
     } else {
-        put(c, K_TEXT, "Nothing is masked here: %s", c->s->cross ? "every target position may look at every source word."
+        put(c, K_TEXT, "Nothing is masked here: %s", c->s->sublayer == TF_SUB_CROSS_ATTN ? "every target position may look at every source word."
                                                               : "the encoder sees the whole source sentence (one sentence has no padding).");
     }
     put(c, K_RESULT, "masked%s = scaled%s = %s", sub2(i, j).s, sub2(i, j).s, num(at(c->s, i, j)).s);
@@ -332,10 +308,9 @@ static void softmax_cell(card *c, const tf_stage *z, const char *sym, const char
 }
 
 static void arith_weights(card *c) {
-    const tf_stage *z = find(c, "%shead.%d.masked", c->attn, c->s->head);
+    const tf_stage *z = input(c, 0);
     if (!z) return;
-    put(c, K_TEXT, "Softmax over row %d (query %s) of the masked scores %shead.%d.masked:", c->row,
-        token(c, c->s->row_axis, c->row).s, c->attn, c->s->head);
+    put(c, K_TEXT, "Softmax over row %d (query %s) of the masked scores %s:", c->row, token(c, c->s->row_axis, c->row).s, z->id);
     softmax_cell(c, z, "s", "a", "key");
     if (isinf(at(z, c->row, c->col)))
         put(c, K_TEXT, "Key %d comes after query %d (causal mask), so its score is −∞ and exp(−∞) = 0: its weight is exactly 0.",
@@ -354,12 +329,12 @@ static void arith_weights(card *c) {
 // head_out[i][d] = Σ_j a[i][j] · v[j][hD+d]
 static void arith_head_out(card *c) {
     int h = c->s->head, D = c->s->cols, i = c->row, d = c->col;
-    const tf_stage *a = find(c, "%shead.%d.weights", c->attn, h), *v = find(c, "%sv", c->attn);
+    const tf_stage *a = input(c, 0), *v = input(c, 1);
     if (!a || !v) return;
     put(c, K_TEXT, "Query %s mixes the values with its attention weights: Σⱼ a%s,ⱼ · vⱼ with vⱼ = V[j, %d] (column %d of head %d).",
         token(c, c->s->row_axis, i).s, sub(i).s, h * D + d, d, h);
-    put(c, K_NOTE, "Weights from %shead.%d.weights, values from %sv%s.", c->attn, h, c->attn,
-        c->s->cross ? " (computed from the encoder output)" : "");
+    put(c, K_NOTE, "Weights from %s, values from %s%s.", a->id, v->id,
+        c->s->sublayer == TF_SUB_CROSS_ATTN ? " (computed from the encoder output)" : "");
     double first[MAX_TERMS];
     for (int j = 0; j < a->cols; j++) {
         float w = at(a, i, j), x = at(v, j, h * D + d);
@@ -373,15 +348,16 @@ static void arith_head_out(card *c) {
 
 // concat[i][hD+d] = head_h[i][d]
 static void arith_concat(card *c) {
-    int D = head_dim(c, 0);
+    int D = head_dim(c);
     if (D <= 0) return;
     int h = c->col / D, d = c->col % D;
-    const tf_stage *ho = find(c, "%shead.%d.out", c->attn, h);
+    const tf_stage *ho = input(c, h);
     if (!ho) return;
     put(c, K_TEXT, "Concat lays the %d heads' outputs side by side, %d columns each: column %d is column %d of head %d.",
         c->s->cols / D, D, c->col, d, h);
     put(c, K_RESULT, "head.%d.out [%d, %d] = %s", h, c->row, d, num(at(ho, c->row, d)).s);
-    put(c, K_NOTE, "Nothing is computed here; the next step, ·W_O (%sout), mixes the heads.", c->attn);
+    const tf_stage *out = with_op(c, TF_OP_OUT);
+    if (out) put(c, K_NOTE, "Nothing is computed here; the next step, ·W_O (%s), mixes the heads.", out->id);
 }
 
 // ---------------------------------------------------------------- linear layers
@@ -430,46 +406,40 @@ static void arith_linear(card *c, const tf_stage *x, const char *wname, const ch
 static void arith_projection(card *c) {
     const tf_stage *s = c->s;
     const tf_layer_w *lw = layer_weights(c);
-    const tf_attn_w *aw = lw ? (s->cross ? &lw->cross_attn : &lw->self_attn) : NULL;
+    const tf_attn_w *aw = lw ? (s->sublayer == TF_SUB_CROSS_ATTN ? &lw->cross_attn : &lw->self_attn) : NULL;
     size_t CC = (size_t)c->t->C * c->t->C;
-    const char *n = s->name;
-    int enc = s->part == TF_PART_ENC;
-    if (!strcmp(s->id, "out.logits")) {
-        const tf_stage *y = side_output(c, 0);
-        if (!y) return;
+    const tf_stage *x = input(c, 0);
+    if (!x) return;
+    switch (s->op) {
+    case TF_OP_LOGITS: {
         if (c->m && !c->m->cfg.has_generator)
             put(c, K_NOTE, "The generator G is tied to the target embedding (§3.4): column %d of G is the embedding of %s.", c->col,
                 token(c, s->col_axis, c->col).s);
         int bias = !c->m || c->m->gen_b; // without the model, assume a bias may be there
-        arith_linear(c, y, "G", bias ? "b" : NULL, c->m ? c->m->gen_w : NULL, c->m ? c->m->gen_b : NULL, 0);
-    } else if (c->attn[0] && !strcmp(n, "out")) {
-        const tf_stage *x = find(c, "%sconcat", c->attn);
-        if (x) arith_linear(c, x, "W_O", "b_O", aw ? aw->out_w : NULL, aw ? aw->out_b : NULL, 0);
-    } else if (c->attn[0]) { // q, k or v
-        int which = n[0] == 'q' ? 0 : n[0] == 'k' ? 1 : 2;
-        const tf_stage *x = !s->cross ? layer_input(c) : which == 0 ? find(c, "%snorm1", c->layer) : side_output(c, 1);
+        arith_linear(c, x, "G", bias ? "b" : NULL, c->m ? c->m->gen_w : NULL, c->m ? c->m->gen_b : NULL, 0);
+        break;
+    }
+    case TF_OP_OUT: arith_linear(c, x, "W_O", "b_O", aw ? aw->out_w : NULL, aw ? aw->out_b : NULL, 0); break;
+    case TF_OP_Q: case TF_OP_K: case TF_OP_V: {
+        int which = s->op - TF_OP_Q;
         static const char *const wn[3] = {"W_Q", "W_K", "W_V"}, *const bn[3] = {"b_Q", "b_K", "b_V"};
-        if (x) arith_linear(c, x, wn[which], bn[which], aw ? aw->in_w + which * CC : NULL, aw ? aw->in_b + which * c->t->C : NULL, 0);
-    } else if (!strcmp(n, "hidden")) {
-        const tf_stage *x = find(c, "%s%s", c->layer, enc ? "norm1" : "norm2");
-        if (x) arith_linear(c, x, "W₁", "b₁", lw ? lw->w1 : NULL, lw ? lw->b1 : NULL, 1);
-    } else { // ffn.out
-        const tf_stage *x = find(c, "%sffn.hidden", c->layer);
-        if (!x) return;
+        arith_linear(c, x, wn[which], bn[which], aw ? aw->in_w + which * CC : NULL, aw ? aw->in_b + which * c->t->C : NULL, 0);
+        break;
+    }
+    case TF_OP_FFN_HIDDEN: arith_linear(c, x, "W₁", "b₁", lw ? lw->w1 : NULL, lw ? lw->b1 : NULL, 1); break;
+    default: { // ffn.out
         arith_linear(c, x, "W₂", "b₂", lw ? lw->w2 : NULL, lw ? lw->b2 : NULL, 0);
         int zeros = 0;
         for (int k = 0; k < x->cols; k++) zeros += at(x, c->row, k) == 0;
         if (zeros) put(c, K_NOTE, "%d of the %d hidden values in this row are 0 after ReLU, so their terms vanish.", zeros, x->cols);
+    }
     }
 }
 
 // ---------------------------------------------------------------- residuals and norms
 // add = x + Sublayer(x)
 static void arith_add(card *c) {
-    int k = c->s->name[3] - '0', enc = c->s->part == TF_PART_ENC;
-    const tf_stage *x = k == 1 ? layer_input(c) : find(c, "%snorm%d", c->layer, k - 1);
-    const char *sublayer = k == 1 ? "self_attn.out" : k == 2 && !enc ? "cross_attn.out" : "ffn.out";
-    const tf_stage *y = find(c, "%s%s", c->layer, sublayer);
+    const tf_stage *x = input(c, 0), *y = input(c, 1);
     if (!x || !y) return;
     int i = c->row, j = c->col;
     put(c, K_TEXT, "Residual connection: the sublayer's output is added to its own input, %s (paper §3.1).", c->s->formula);
@@ -482,17 +452,16 @@ static void arith_add(card *c) {
 
 // LayerNorm: (x − μ) / √(σ² + ε) · γ + β over the C features of one row
 static void arith_norm(card *c) {
-    const tf_stage *s = c->s, *x;
+    const tf_stage *s = c->s, *x = input(c, 0);
     const float *g = NULL, *b = NULL;
     const tf_layer_w *lw = layer_weights(c);
     if (s->layer < 0) { // enc.norm / dec.norm
-        int enc = s->part == TF_PART_ENC;
-        x = last_layer(c, enc ? "enc" : "dec", enc ? "norm2" : "norm3");
+        int enc = s->side == TF_SIDE_ENC;
         if (c->m) { g = enc ? c->m->enc_norm_w : c->m->dec_norm_w; b = enc ? c->m->enc_norm_b : c->m->dec_norm_b; }
-    } else {
-        int k = s->name[4] - '0';
-        x = find(c, "%sadd%d", c->layer, k);
-        if (lw) { g = k == 1 ? lw->n1w : k == 2 ? lw->n2w : lw->n3w; b = k == 1 ? lw->n1b : k == 2 ? lw->n2b : lw->n3b; }
+    } else if (lw) {
+        int k = s->index;
+        g = k == 1 ? lw->n1w : k == 2 ? lw->n2w : lw->n3w;
+        b = k == 1 ? lw->n1b : k == 2 ? lw->n2b : lw->n3b;
     }
     if (!x) return;
     int i = c->row, j = c->col, C = x->cols;
@@ -536,7 +505,7 @@ static void arith_pe(card *c) {
 
 // embed[t][d] = E[id][d] · scale
 static void arith_embed(card *c) {
-    int src = c->s->part == TF_PART_SRC, i = c->row, d = c->col, id = -1;
+    int src = c->s->side == TF_SIDE_SRC, i = c->row, d = c->col, id = -1;
     char buf[16];
     const char *label = tf_axis_label(c->t, c->s->row_axis, i, buf, sizeof buf);
     const tf_vocab *voc = c->m ? (src ? &c->m->src_vocab : &c->m->tgt_vocab) : NULL;
@@ -563,20 +532,19 @@ static void arith_embed(card *c) {
 
 // input = embed + pe
 static void arith_input(card *c) {
-    const char *side = c->s->part == TF_PART_SRC ? "src" : "tgt";
-    const tf_stage *e = find(c, "%s.embed", side), *p = find(c, "%s.pe", side);
+    const tf_stage *e = input(c, 0), *p = input(c, 1);
     if (!e || !p) return;
     int i = c->row, j = c->col;
     put(c, K_TEXT, "What the word is (its embedding) plus where it stands (its positional encoding).");
-    put(c, K_MATH, "E = %s   (%s.embed [%d, %d])", num(at(e, i, j)).s, side, i, j);
-    put(c, K_MATH, "PE = %s   (%s.pe [%d, %d])", num(at(p, i, j)).s, side, i, j);
+    put(c, K_MATH, "E = %s   (%s [%d, %d])", num(at(e, i, j)).s, e->id, i, j);
+    put(c, K_MATH, "PE = %s   (%s [%d, %d])", num(at(p, i, j)).s, p->id, i, j);
     float pe = at(p, i, j);
     put(c, K_RESULT, "%s %s %s = %s", num(at(e, i, j)).s, pe < 0 ? "−" : "+", num(fabs(pe)).s, num(at(c->s, i, j)).s);
 }
 
 // ---------------------------------------------------------------- the output
 static void arith_probs(card *c) {
-    const tf_stage *z = find(c, "out.logits");
+    const tf_stage *z = input(c, 0);
     if (!z) return;
     int i = c->row;
     put(c, K_TEXT, "Probability that the token after %s (position %d) is %s: softmax over the %d logits of row %d (out.logits).",
@@ -599,22 +567,21 @@ static void put_header(card *c) {
 }
 
 static void explain(card *c) {
-    const tf_stage *s = c->s;
-    const char *n = s->name;
-    if (s->head >= 0) {
-        if (!strcmp(n, "scores")) arith_scores(c);
-        else if (!strcmp(n, "scaled")) arith_scaled(c);
-        else if (!strcmp(n, "masked")) arith_masked(c);
-        else if (!strcmp(n, "weights")) arith_weights(c);
-        else arith_head_out(c);
-    } else if (!strcmp(n, "concat")) arith_concat(c);
-    else if (!strcmp(n, "embed")) arith_embed(c);
-    else if (!strcmp(n, "pe")) arith_pe(c);
-    else if (!strcmp(n, "input")) arith_input(c);
-    else if (!strncmp(n, "add", 3)) arith_add(c);
-    else if (!strncmp(n, "norm", 4)) arith_norm(c);
-    else if (!strcmp(n, "probs")) arith_probs(c);
-    else arith_projection(c); // q, k, v, attention out, ffn.hidden, ffn.out, logits
+    switch (c->s->op) {
+    case TF_OP_SCORES: arith_scores(c); break;
+    case TF_OP_SCALED: arith_scaled(c); break;
+    case TF_OP_MASKED: arith_masked(c); break;
+    case TF_OP_WEIGHTS: arith_weights(c); break;
+    case TF_OP_HEAD_OUT: arith_head_out(c); break;
+    case TF_OP_CONCAT: arith_concat(c); break;
+    case TF_OP_EMBED: arith_embed(c); break;
+    case TF_OP_PE: arith_pe(c); break;
+    case TF_OP_INPUT: arith_input(c); break;
+    case TF_OP_ADD: arith_add(c); break;
+    case TF_OP_NORM: arith_norm(c); break;
+    case TF_OP_PROBS: arith_probs(c); break;
+    default: arith_projection(c); break; // q, k, v, attention out, ffn.hidden, ffn.out, logits
+    }
 }
 
 static int build(const tf_trace *t, const tf_model *m, int stage, int row, int col, arith_line *out, int max) {
@@ -624,6 +591,7 @@ static int build(const tf_trace *t, const tf_model *m, int stage, int row, int c
         return c.n;
     }
     const tf_stage *s = c.s = &t->stages[stage];
+    c.stage = stage;
     if (row < 0 || col < 0) {
         put(&c, K_HEAD, "Choose a cell of %s to see how its value is computed.", s->id);
         return c.n;
@@ -634,9 +602,6 @@ static int build(const tf_trace *t, const tf_model *m, int stage, int row, int c
         return c.n;
     }
     c.m = m && m->cfg.C == t->C && m->cfg.V_tgt == t->V ? m : NULL; // weights only from this trace's model
-    if (s->layer >= 0) snprintf(c.layer, sizeof c.layer, "%s.%d.", s->part == TF_PART_ENC ? "enc" : "dec", s->layer);
-    const char *a = strstr(s->id, "_attn.");
-    if (a) snprintf(c.attn, sizeof c.attn, "%.*s", (int)(a + 6 - s->id), s->id);
     put_header(&c);
     explain(&c);
     return c.n;

@@ -37,15 +37,7 @@ const char *render_model_name(const char *path, char *buf, size_t n) {
 // enc.0.self_attn.head.1.out). -1 if there is none.
 static int stage_of(const render_lesson_ctx *c, const char *ref) {
     if (!strcmp(ref, "this")) return c->stage;
-    if (!strncmp(ref, "this:", 5)) {
-        if (c->stage < 0) return -1;
-        char id[128];
-        const char *cur = c->t->stages[c->stage].id, *dot = strrchr(cur, '.');
-        if (!dot) return -1;
-        snprintf(id, sizeof id, "%.*s.%s", (int)(dot - cur), cur, ref + 5);
-        return tf_trace_find(c->t, id);
-    }
-    return tf_trace_find(c->t, ref);
+    return tf_stage_named(c->t, c->stage, ref);
 }
 
 static void put_value(float v, char *out, size_t n) { render_format_value(v, out, n, 4); }
@@ -199,7 +191,7 @@ int render_lesson_cond(const render_lesson_ctx *c, const char *cond, char *out, 
     else if (!strcmp(p, "tied")) v = !c->m->cfg.has_generator; // the output layer is the target embedding (§3.4)
     else if (!strcmp(p, "sharp") || !strcmp(p, "flat")) { // attention weights only: beside anything else neither holds
         if (c->stage < 0) return why(out, n, "%s: sharp and flat need a stage", cond);
-        v = !strcmp(c->t->stages[c->stage].name, "weights") && (attention_sharpness(c) >= 0.5) == (p[0] == 's');
+        v = c->t->stages[c->stage].op == TF_OP_WEIGHTS && (attention_sharpness(c) >= 0.5) == (p[0] == 's');
     } else {
         snprintf(name, sizeof name, "%s", cond);
         return why(out, n, "[if %s]: not a condition tviz knows; use model=NAME, model!=NAME, has STAGE, greedy, tied, sharp or flat, ! in front for not", name);

@@ -8,29 +8,31 @@
 #include <string.h>
 
 // ---------------------------------------------------------------- titles and captions
-static const char *part_name(tf_part p) {
+static const char *part_name(tf_side p) {
     switch (p) {
-    case TF_PART_SRC: return "Source";
-    case TF_PART_ENC: return "Encoder";
-    case TF_PART_TGT: return "Target";
-    case TF_PART_DEC: return "Decoder";
+    case TF_SIDE_SRC: return "Source";
+    case TF_SIDE_ENC: return "Encoder";
+    case TF_SIDE_TGT: return "Target";
+    case TF_SIDE_DEC: return "Decoder";
     default: return "Output";
     }
 }
 
 static const char *sublayer_name(const tf_stage *s) {
-    if (strstr(s->id, "cross_attn")) return "Cross-attention";
-    if (strstr(s->id, "self_attn")) return s->part == TF_PART_DEC ? "Masked self-attention" : "Self-attention";
-    if (strstr(s->id, "ffn")) return "Feed-forward";
-    return NULL;
+    switch (s->sublayer) {
+    case TF_SUB_CROSS_ATTN: return "Cross-attention";
+    case TF_SUB_SELF_ATTN: return s->side == TF_SIDE_DEC ? "Masked self-attention" : "Self-attention";
+    case TF_SUB_FFN: return "Feed-forward";
+    default: return NULL;
+    }
 }
 
 void render_stage_title(const tf_trace *t, int stage, char *buf, size_t n) {
     const tf_stage *s = &t->stages[stage];
     const char *sub = sublayer_name(s);
     int k = 0;
-    if (s->layer >= 0) k = snprintf(buf, n, "%s layer %d", part_name(s->part), s->layer + 1);
-    else k = snprintf(buf, n, "%s", part_name(s->part));
+    if (s->layer >= 0) k = snprintf(buf, n, "%s layer %d", part_name(s->side), s->layer + 1);
+    else k = snprintf(buf, n, "%s", part_name(s->side));
     if (sub && k >= 0 && (size_t)k < n) k += snprintf(buf + k, n - (size_t)k, " · %s", sub);
     if (s->head >= 0 && k >= 0 && (size_t)k < n) k += snprintf(buf + k, n - (size_t)k, " · Head %d", s->head + 1);
     if (k >= 0 && (size_t)k < n) snprintf(buf + k, n - (size_t)k, " — %s", s->title);
@@ -38,12 +40,12 @@ void render_stage_title(const tf_trace *t, int stage, char *buf, size_t n) {
 
 static const char *axis_caption(const tf_stage *s, int cols) {
     tf_axis a = cols ? s->col_axis : s->row_axis;
-    int attn = s->head >= 0 && s->col_axis != TF_AXIS_DIM;
+    int attn = tf_stage_is_attention_square(s);
     switch (a) {
     case TF_AXIS_SRC: return attn ? (cols ? "keys: source words" : "queries: source words") : "source tokens";
     case TF_AXIS_TGT: return attn ? (cols ? "keys: target words" : "queries: target words") : "target tokens (decoder input)";
     case TF_AXIS_VOCAB: return "target vocabulary";
-    default: return s->name && !strcmp(s->name, "hidden") ? "hidden unit (d_ff)" : s->head >= 0 ? "dimension of the head (d_k)" : "dimension (d_model)";
+    default: return s->op == TF_OP_FFN_HIDDEN ? "hidden unit (d_ff)" : s->head >= 0 ? "dimension of the head (d_k)" : "dimension (d_model)";
     }
 }
 
@@ -122,7 +124,7 @@ static void matrix_layout(cairo_t *cr, const tf_trace *t, const tf_stage *s, con
     double fs = L->fs, pad = fs * 0.9;
     L->title_h = compact ? fs * 1.6 : fs * 1.5 * 1.35 + fs * 1.35 + pad;
     L->bar_w = compact ? 0 : fs * 1.2 + fs * 5.5;
-    int attn = s->head >= 0 && s->col_axis != TF_AXIS_DIM;
+    int attn = tf_stage_is_attention_square(s);
     render_text_style st = render_style(fs * 0.9, (render_rgb){0, 0, 0});
     // rows: token labels need their width; thin them when rows are dense
     double avail_h = h - L->title_h - pad * 2 - fs * 2.5;
@@ -308,7 +310,7 @@ static void draw_colorbar(cairo_t *cr, const tf_stage *s, const scale *sc, const
         cairo_stroke(cr);
         render_text(cr, render_format_value((float)v, buf, sizeof buf, 2), x + bw + L->fs * 0.45, ty - L->fs * 0.6, &st);
     }
-    const char *what = sc->prob ? "probability" : s->kind == TF_KIND_MASKED || !strcmp(s->name, "scores") || !strcmp(s->name, "scaled")
+    const char *what = sc->prob ? "probability" : s->kind == TF_KIND_MASKED || s->op == TF_OP_SCORES || s->op == TF_OP_SCALED
                                                       ? "score" : "value";
     render_text_style cap = render_style(L->fs * 0.85, th->muted);
     render_text(cr, what, x, y + bar_h + L->fs * 0.5, &cap);
@@ -411,13 +413,10 @@ int render_matrix_hit(const tf_trace *t, int stage, const render_opts *o, double
 }
 
 // ---------------------------------------------------------------- small multiples
-// The id of the same stage in another layer / head: "enc.%d.self_attn.head.%d.weights".
-static int sibling(const tf_trace *t, const tf_stage *s, int layer, int head) {
-    char id[80];
-    const char *side = s->part == TF_PART_DEC ? "dec" : "enc";
-    const char *kind = s->cross ? "cross_attn" : "self_attn";
-    snprintf(id, sizeof id, "%s.%d.%s.head.%d.%s", side, layer, kind, head, s->name);
-    return tf_trace_find(t, id);
+// The same stage in another layer and head, or -1.
+static int sibling(const tf_trace *t, int stage, int layer, int head) {
+    int k = tf_stage_other_layer(t, stage, layer);
+    return k < 0 ? -1 : tf_stage_other_head(t, k, head);
 }
 
 static void draw_panel(cairo_t *cr, const tf_trace *t, int idx, const scale *sc, const render_opts *o, const render_theme *th,
@@ -443,14 +442,12 @@ static void draw_multiples(cairo_t *cr, const tf_trace *t, int stage, const rend
     paint_bg(cr, &th, w, h);
     if (stage < 0 || stage >= t->n || t->stages[stage].head < 0) return;
     const tf_stage *s = &t->stages[stage];
-    int H = 0, Lyr = 0;
-    while (sibling(t, s, s->layer, H) >= 0) H++;
-    while (sibling(t, s, Lyr, 0) >= 0) Lyr++;
+    int H = tf_stage_count_heads(t, stage), Lyr = tf_stage_count_layers(t, stage);
     int nl = all_layers ? Lyr : 1, first = all_layers ? 0 : s->layer;
     const tf_stage *all[64 * 64] = {0};
     int n = 0;
     for (int l = 0; l < nl; l++)
-        for (int hd = 0; hd < H && n < 64 * 64; hd++) all[n++] = &t->stages[sibling(t, s, first + l, hd)];
+        for (int hd = 0; hd < H && n < 64 * 64; hd++) all[n++] = &t->stages[sibling(t, stage, first + l, hd)];
     scale sc;
     scale_for(&sc, all, n, o);
     layout Lh; // header sizes from a full layout
@@ -461,8 +458,8 @@ static void draw_multiples(cairo_t *cr, const tf_trace *t, int stage, const rend
     ts.bold = 1;
     ts.max_width = w - 2 * pad;
     const char *sub = sublayer_name(s);
-    if (all_layers) snprintf(title, sizeof title, "%s · %s — %s, every layer and head", part_name(s->part), sub, s->title);
-    else snprintf(title, sizeof title, "%s layer %d · %s — %s, all %d heads", part_name(s->part), s->layer + 1, sub, s->title, H);
+    if (all_layers) snprintf(title, sizeof title, "%s · %s — %s, every layer and head", part_name(s->side), sub, s->title);
+    else snprintf(title, sizeof title, "%s layer %d · %s — %s, all %d heads", part_name(s->side), s->layer + 1, sub, s->title, H);
     double y = pad * 0.8 + render_text(cr, title, pad, pad * 0.8, &ts);
     render_text_style ss = render_style(fs, th.muted);
     char subt[300];

@@ -36,11 +36,9 @@ int render_view_parse(const char *name, render_view *out) {
     return -1;
 }
 
-static int is_attention_square(const tf_stage *s) { return s->head >= 0 && s->col_axis != TF_AXIS_DIM; }
-
 render_view render_view_for(const tf_trace *t, int stage) {
     if (stage < 0 || stage >= t->n) return RENDER_VIEW_ARCHITECTURE;
-    return is_attention_square(&t->stages[stage]) ? RENDER_VIEW_HEATMAP : RENDER_VIEW_MATRIX;
+    return tf_stage_is_attention_square(&t->stages[stage]) ? RENDER_VIEW_HEATMAP : RENDER_VIEW_MATRIX;
 }
 
 int render_view_check(const tf_trace *t, int stage, render_view v, const render_opts *o, char *why, size_t n) {

@@ -165,7 +165,7 @@ void render_pe_similarity(cairo_t *cr, const tf_model *m, const render_opts *o, 
 // arch.c
 typedef struct {
     double x, y, w, h;          // the block's box in the rectangle the diagram was drawn in
-    char stage[80];             // the first stage id the block stands for (e.g. "enc.0.self_attn.q")
+    tf_block block;             // the block of Figure 1 it is (tf_block_stage finds its stage)
     const char *label;
 } render_arch_box;
 // Draws Figure 1 with the block of stage highlighted; fills up to max boxes
