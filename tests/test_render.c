@@ -75,7 +75,7 @@ static cairo_surface_t *export_png(const char *id, render_view v, const render_o
     if (id && stage < 0) fail_msg("no stage %s", id);
     unsigned char *png;
     size_t n;
-    assert_int_equal(cli_render(&r.trace, &m, stage, v, o, w, h, scale, CLI_PNG, &png, &n), 0);
+    assert_int_equal(io_draw(&(io_picture){.t = &r.trace, .m = &m, .stage = stage, .view = v, .opts = *o, .w = w, .h = h, .scale = scale, .fmt = IO_PNG}, &png, &n), 0);
     assert_true(n > 8 && !memcmp(png, "\x89PNG", 4));
     reader rd = {png, n, 0};
     cairo_surface_t *img = cairo_image_surface_create_from_png_stream(read_mem, &rd);
@@ -193,10 +193,10 @@ static void every_view_draws(void **state) {
     for (int v = RENDER_VIEW_MATRIX; v < RENDER_VIEW_COUNT; v++) {
         char why[256];
         assert_int_equal(render_view_check(&r.trace, st, (render_view)v, &o, why, sizeof why), 0);
-        for (int f = CLI_PNG; f <= CLI_PDF; f++) {
+        for (int f = IO_PNG; f <= IO_PDF; f++) {
             unsigned char *out;
             size_t n;
-            if (cli_render(&r.trace, &m, st, (render_view)v, &o, 640, 480, 1, (cli_format)f, &out, &n))
+            if (io_draw(&(io_picture){.t = &r.trace, .m = &m, .stage = st, .view = (render_view)v, .opts = o, .w = 640, .h = 480, .scale = 1, .fmt = (io_format)f}, &out, &n))
                 fail_msg("%s as format %d failed", render_view_name((render_view)v), f);
             static const char *magic[] = {"\x89PNG", "<?xm", "%PDF"};
             if (n < 100 || memcmp(out, magic[f], 4)) fail_msg("%s: bad %s output", render_view_name((render_view)v), magic[f] + 1);
@@ -350,7 +350,7 @@ static void lesson_live_values(void **state) {
     tf_run fr;
     tf_err e;
     char path[4096];
-    assert_int_equal(cli_load_model(&fm, "en-fa", path, sizeof path), 0);
+    assert_int_equal(io_load_model(&fm, "en-fa", path, sizeof path), 0);
     if (tf_run_sentence(&fr, &fm, we_src, NULL, &e)) fail_msg("%s", e.msg);
     render_lesson_ctx f = {&fr.trace, &fm, "en-fa", tf_trace_find(&fr.trace, "enc.0.self_attn.head.0.weights"), fr.greedy};
     assert_int_equal(render_lesson_cond(&f, "sharp", why, sizeof why), 1);

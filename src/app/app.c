@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../cli/cli.h"
+#include "../io/io.h"
 #include "../lesson/i18n.h"
 #include "draw.h"
 
@@ -191,8 +191,9 @@ static void export_view(app *a) {
     render_default_size(t, a->s.stage, v, &w, &h);
     unsigned char *png;
     size_t n;
-    if (cli_render(t, &a->m, a->s.stage, v, &o, w, h, 1, CLI_PNG, &png, &n)) { app_state_message(&a->s, 1, "%s", _("could not draw the view (out of memory?)")); return; }
-    if (cli_write_file(path, (const char *)png, n)) app_state_message(&a->s, 1, _("could not write %s (see the terminal)"), path);
+    io_picture p = {.t = t, .m = &a->m, .stage = a->s.stage, .view = v, .opts = o, .w = w, .h = h, .scale = 1, .fmt = IO_PNG};
+    if (io_draw(&p, &png, &n)) { app_state_message(&a->s, 1, "%s", _("could not draw the view (out of memory?)")); return; }
+    if (io_write_file(path, (const char *)png, n)) app_state_message(&a->s, 1, _("could not write %s (see the terminal)"), path);
     else {
         char cwd[2048];
         app_state_message(&a->s, 0, _("Saved %s/%s (%.0f × %.0f)"), getcwd(cwd, sizeof cwd) ? cwd : ".", path, w, h);
@@ -204,8 +205,8 @@ static int screenshot(app *a, const char *path) {
     render_frame(a);
     unsigned char *png;
     size_t n;
-    if (cli_png_surface(a->surf, &png, &n)) return cli_error(path, "could not encode the screenshot");
-    int rc = cli_write_file(path, (const char *)png, n);
+    if (io_png_surface(a->surf, &png, &n)) return io_error(path, "could not encode the screenshot");
+    int rc = io_write_file(path, (const char *)png, n);
     free(png);
     return rc;
 }
@@ -459,7 +460,7 @@ static int push_word(app *a, const char *w) {
     }
     ev.key.keysym.sym = SDL_GetKeyFromName(name);
     if (ev.key.keysym.sym == SDLK_UNKNOWN) {
-        cli_error(w, "is not a key name; use names such as Right, Space, 2, Ctrl+S, F11, type:word, click:X,Y");
+        io_error(w, "is not a key name; use names such as Right, Space, 2, Ctrl+S, F11, type:word, click:X,Y");
         return -1;
     }
     return SDL_PushEvent(&ev) < 0 ? -1 : 0;
@@ -481,14 +482,14 @@ static int run_script(app *a, const char *script) {
     int rc = 0;
     if (script[0] == '@') {
         FILE *f = fopen(script + 1, "r");
-        if (!f) return cli_error(script + 1, "cannot read the script (%s)", strerror(errno));
+        if (!f) return io_error(script + 1, "cannot read the script (%s)", strerror(errno));
         size_t n = 0;
         char line[1024];
         while (fgets(line, sizeof line, f)) {
             if (line[0] == '#') continue;
             size_t l = strlen(line);
             char *grown = realloc(copy, n + l + 2);
-            if (!grown) { fclose(f); free(copy); return cli_error(script + 1, "out of memory"); }
+            if (!grown) { fclose(f); free(copy); return io_error(script + 1, "out of memory"); }
             copy = grown;
             memcpy(copy + n, line, l);
             n += l;
@@ -581,22 +582,21 @@ static const char *app_help =
     "Usage: tviz [--model M] [--src TEXT] [--tgt TEXT] [--lang en|fa|ar] [--size WxH] [--fullscreen]\n"
     "            [--keys \"WORDS\"] [--screenshot FILE] [--report] [--quit] [--soak N]\n"
     "Opens the window on the model and sentence (default: the worked example and\n"
-    "\"" CLI_DEFAULT_SENTENCE "\"). Press ? in the window for the keys.\n"
+    "\"" IO_DEFAULT_SENTENCE "\"). Press ? in the window for the keys.\n"
     "--keys runs a script (or @FILE, one or more words a line) of key names (Right, Space, 2, Ctrl+S, Shift+Tab, F11),\n"
     "type:TEXT ('_' = space), click:X,Y, move:X,Y, wheel:N, resize:WxH, shot:FILE;\n"
     "--screenshot saves the window afterwards, --report prints what it shows, --quit closes it.\n"
     "--soak N sends N random events and prints the memory in use: first, last and most.\n";
 
-typedef struct { const char *keys, *shot, *size, *soak, *lang; int quit, fullscreen, report; } app_args;
+typedef struct { const char *keys, *shot, *size, *soak; int quit, fullscreen, report; } app_args;
 
 static int app_opt(void *ctx, int argc, char **argv, int *i) {
     app_args *a = ctx;
     int k;
-    if ((k = cli_opt(argc, argv, i, "--keys", NULL, &a->keys))) return k;
-    if ((k = cli_opt(argc, argv, i, "--screenshot", NULL, &a->shot))) return k;
-    if ((k = cli_opt(argc, argv, i, "--size", NULL, &a->size))) return k;
-    if ((k = cli_opt(argc, argv, i, "--soak", NULL, &a->soak))) return k;
-    if ((k = cli_opt(argc, argv, i, "--lang", NULL, &a->lang))) return k;
+    if ((k = io_opt(argc, argv, i, "--keys", NULL, &a->keys))) return k;
+    if ((k = io_opt(argc, argv, i, "--screenshot", NULL, &a->shot))) return k;
+    if ((k = io_opt(argc, argv, i, "--size", NULL, &a->size))) return k;
+    if ((k = io_opt(argc, argv, i, "--soak", NULL, &a->soak))) return k;
     if (!strcmp(argv[*i], "--quit")) { a->quit = 1; return 1; }
     if (!strcmp(argv[*i], "--fullscreen")) { a->fullscreen = 1; return 1; }
     if (!strcmp(argv[*i], "--report")) { a->report = 1; return 1; }
@@ -609,19 +609,19 @@ int app_main(int argc, char **argv) {
     // instead of letting glibc's adaptive one keep them in a fragmenting heap.
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     app_args args = {0};
-    cli_run c;
+    io_run c;
     // A missing model or a bad sentence is shown in the window too, but the
     // options and the model come first: a wrong option is a plain error.
-    int rc = cli_run_start(&c, argc, argv, "tviz", app_help, 0, 0, app_opt, &args);
+    int rc = io_run_start(&c, argc, argv, "tviz", app_help, IO_OPT_LANG, app_opt, &args);
     if (rc == 2) return 0;
     if (rc) return 1;
     int ww = 1440, wh = 900;
     if (args.size && (sscanf(args.size, "%dx%d", &ww, &wh) != 2 || ww < 320 || wh < 240 || ww > 16384 || wh > 16384)) {
-        cli_run_end(&c);
-        return cli_error("--size", "\"%s\" is not WIDTHxHEIGHT (at least 320x240), e.g. 1440x900", args.size);
+        io_run_end(&c);
+        return io_error("--size", "\"%s\" is not WIDTHxHEIGHT (at least 320x240), e.g. 1440x900", args.size);
     }
     long soak_n = 0;
-    if (args.soak && ((soak_n = strtol(args.soak, NULL, 10)) <= 0)) { cli_run_end(&c); return cli_error("--soak", "needs a number of events"); }
+    if (args.soak && ((soak_n = strtol(args.soak, NULL, 10)) <= 0)) { io_run_end(&c); return io_error("--soak", "needs a number of events"); }
     // Without a display SDL may fall back to a headless driver and "succeed":
     // only use one of those when asked to (SDL_VIDEODRIVER=dummy, for tests).
     const char *asked = getenv("SDL_VIDEODRIVER");
@@ -631,13 +631,13 @@ int app_main(int argc, char **argv) {
     const char *drv = no_display ? NULL : SDL_GetCurrentVideoDriver();
     if (!no_display && !asked && drv && (!strcmp(drv, "offscreen") || !strcmp(drv, "dummy") || !strcmp(drv, "evdev"))) no_display = 1;
     if (no_display) {
-        cli_run_end(&c);
+        io_run_end(&c);
         if (drv) SDL_Quit();
-        return cli_error(NULL, "cannot open a window: no display (is DISPLAY or WAYLAND_DISPLAY set?); tviz needs one for the "
+        return io_error(NULL, "cannot open a window: no display (is DISPLAY or WAYLAND_DISPLAY set?); tviz needs one for the "
                                "window, while tviz walk and tviz export work without one");
     }
     app *a = calloc(1, sizeof *a);
-    if (!a) { SDL_Quit(); cli_run_end(&c); return cli_error(NULL, "out of memory"); }
+    if (!a) { SDL_Quit(); io_run_end(&c); return io_error(NULL, "out of memory"); }
     a->m = c.m;
     a->r = c.r;
     a->have_model = a->have_run = 1;
@@ -650,13 +650,13 @@ int app_main(int argc, char **argv) {
     i18n_set_language("en"); // until a lesson's language is chosen, whatever LANGUAGE the environment has
     load_glossaries(a);
     char lerr[900];
-    if (load_lesson(a, args.lang ? args.lang : "en", lerr, sizeof lerr)) {
-        if (args.lang) { // asked for: a clear error; by default, built-in captions
-            rc = cli_error(NULL, "%s (tviz --lang takes a folder of %s, e.g. en, fa, ar)", lerr, lesson_dir());
+    if (load_lesson(a, c.lang ? c.lang : "en", lerr, sizeof lerr)) {
+        if (c.lang) { // asked for: a clear error; by default, built-in captions
+            rc = io_error(NULL, "%s (tviz --lang takes a folder of %s, e.g. en, fa, ar)", lerr, lesson_dir());
             for (int i = 0; i < a->n_gloss; i++) glossary_free(&a->gloss[i]);
             free(a);
             SDL_Quit();
-            cli_run_end(&c);
+            io_run_end(&c);
             return rc;
         }
     }
@@ -666,7 +666,7 @@ int app_main(int argc, char **argv) {
                               SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI | (args.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0));
     a->ren = a->win ? SDL_CreateRenderer(a->win, -1, 0) : NULL;
     if (!a->ren) {
-        rc = cli_error(NULL, "cannot open a window: %s", SDL_GetError());
+        rc = io_error(NULL, "cannot open a window: %s", SDL_GetError());
         goto done;
     }
     a->s.fullscreen = args.fullscreen;

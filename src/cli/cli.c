@@ -11,9 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef TVIZ_ASSETS_DIR
-#define TVIZ_ASSETS_DIR "assets"
-#endif
 
 static const char *usage =
     "tviz " TF_VERSION " — the Transformer of \"Attention Is All You Need\", made visible\n"
@@ -34,8 +31,8 @@ static const char *usage =
     "  tviz --help | --version\n"
     "\n"
     "Options of trace and walk:\n"
-    "  --model M     a model file, or a shipped name (default: " CLI_DEFAULT_MODEL ")\n"
-    "  --src TEXT    the source sentence (default: \"" CLI_DEFAULT_SENTENCE "\")\n"
+    "  --model M     a model file, or a shipped name (default: " IO_DEFAULT_MODEL ")\n"
+    "  --src TEXT    the source sentence (default: \"" IO_DEFAULT_SENTENCE "\")\n"
     "  --tgt TEXT    the target sentence; without it the model decodes greedily\n"
     "  -o FILE       trace: write the JSON here instead of standard output\n"
     "  --stage PAT   walk: only stages whose id matches PAT (a glob, e.g. 'enc.0.*.weights')\n"
@@ -43,26 +40,10 @@ static const char *usage =
     "\n"
     "Shipped models are in assets/models/; `tviz CMD --help` shows one command's help.\n";
 
-int cli_error(const char *where, const char *fmt, ...) {
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    tf_one_line(msg, sizeof msg); // one line, whatever a file or an argument holds
-    char w[512];
-    snprintf(w, sizeof w, "%s", where ? where : "");
-    tf_one_line(w, sizeof w);
-    where = where ? w : NULL;
-    if (where) fprintf(stderr, "tviz: %s: %s\n", where, msg);
-    else fprintf(stderr, "tviz: %s\n", msg);
-    return 1;
-}
-
 int cli_number(const char *opt, const char *s, double lo, double hi, double *out) {
     char *end;
     double v = strtod(s, &end);
-    if (end == s || *end || !(v >= lo && v <= hi)) return cli_error(opt, "\"%s\" is not a number from %g to %g", s, lo, hi);
+    if (end == s || *end || !(v >= lo && v <= hi)) return io_error(opt, "\"%s\" is not a number from %g to %g", s, lo, hi);
     *out = v;
     return 0;
 }
@@ -71,74 +52,8 @@ int cli_whole(const char *opt, const char *s, long lo, long hi, long *out) {
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < lo || v > hi) return cli_error(opt, "\"%s\" is not a whole number from %ld to %ld", s, lo, hi);
+    if (end == s || *end || errno || v < lo || v > hi) return io_error(opt, "\"%s\" is not a whole number from %ld to %ld", s, lo, hi);
     *out = v;
-    return 0;
-}
-
-int cli_opt(int argc, char **argv, int *i, const char *name, const char *alias, const char **val) {
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (!strncmp(a, name, n) && a[n] == '=') { *val = a + n + 1; return 1; }
-    if (strcmp(a, name) && !(alias && !strcmp(a, alias))) return 0;
-    if (*i + 1 >= argc) { cli_error(a, "needs a value; see tviz --help"); return -1; }
-    *val = argv[++*i];
-    return 1;
-}
-
-const char *cli_assets_dir(void) {
-    static char dir[PATH_MAX];
-    return tviz_data_dir("assets", "TVIZ_ASSETS", TVIZ_ASSETS_DIR, dir, sizeof dir);
-}
-
-int cli_resolve_model(const char *name, char *out, size_t n) {
-    struct stat st;
-    if (!*name) return cli_error("--model", "is empty; give a model file or a shipped name such as " CLI_DEFAULT_MODEL);
-    int is_path = strchr(name, '/') || strstr(name, ".safetensors");
-    if (is_path || !stat(name, &st)) {
-        snprintf(out, n, "%s", name);
-        return 0;
-    }
-    snprintf(out, n, "%s/models/%s.safetensors", cli_assets_dir(), name);
-    if (!stat(out, &st)) return 0;
-    return cli_error(name, "no such model file or shipped model; shipped ones are in %s/models (e.g. " CLI_DEFAULT_MODEL
-                           "), or give a path to a .safetensors file", cli_assets_dir());
-}
-
-int cli_load_model(tf_model *m, const char *name, char *path, size_t n) {
-    if (cli_resolve_model(name, path, n)) return 1;
-    tf_err e;
-    if (tf_model_load(m, path, &e)) return cli_error(path, "%s", e.msg);
-    return 0;
-}
-
-int cli_write_file(const char *path, const char *data, size_t len) {
-    if (!strcmp(path, "-")) {
-        if (fwrite(data, 1, len, stdout) != len || fflush(stdout)) return cli_error("stdout", "write failed (%s)", strerror(errno));
-        return 0;
-    }
-    struct stat st;
-    if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-        // a device or a pipe (/dev/stdout, a FIFO): write into it, never rename over it
-        if (S_ISDIR(st.st_mode)) return cli_error(path, "is a folder; give a file name");
-        FILE *f = fopen(path, "wb");
-        if (!f) return cli_error(path, "cannot write here (%s)", strerror(errno));
-        int ok = fwrite(data, 1, len, f) == len, err = errno;
-        if (fclose(f)) { ok = 0; err = errno; }
-        return ok ? 0 : cli_error(path, "writing failed (%s)", strerror(err));
-    }
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof tmp) return cli_error(path, "the path is too long");
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return cli_error(path, "cannot write here (%s); check that the folder exists and is writable", strerror(errno));
-    int ok = fwrite(data, 1, len, f) == len;
-    int err = errno;
-    if (fclose(f)) { ok = 0; err = errno; }
-    if (ok && rename(tmp, path)) { ok = 0; err = errno; }
-    if (!ok) {
-        remove(tmp);
-        return cli_error(path, "writing failed (%s); nothing was written", strerror(err));
-    }
     return 0;
 }
 
@@ -160,5 +75,5 @@ int cli_main(int argc, char **argv) {
     if (!strcmp(cmd, "corpus")) return cmd_corpus(argc - 1, argv + 1);
     if (!strcmp(cmd, "train")) return cmd_train(argc - 1, argv + 1);
     if (!strcmp(cmd, "translate")) return cmd_translate(argc - 1, argv + 1);
-    return cli_error(cmd, "unknown command; the commands are trace, walk, export, model, lesson, corpus, train and translate (see tviz --help)");
+    return io_error(cmd, "unknown command; the commands are trace, walk, export, model, lesson, corpus, train and translate (see tviz --help)");
 }

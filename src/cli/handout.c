@@ -19,7 +19,7 @@
 #define PNG_SCALE 2.0 // PNG pages at 144 dpi
 
 typedef struct {
-    cli_format fmt;
+    io_format fmt;
     cairo_surface_t *pdf;       // the PDF, or NULL
     cairo_surface_t *page;      // the current PNG page
     cairo_t *cr;
@@ -42,12 +42,12 @@ static void footer(handout *h) {
 // Finishes the current page: its footer, then the PDF page or the PNG file.
 static void end_page(handout *h) {
     footer(h);
-    if (h->fmt == CLI_PDF) { cairo_show_page(h->cr); return; }
+    if (h->fmt == IO_PDF) { cairo_show_page(h->cr); return; }
     unsigned char *png;
     size_t n;
     char path[4200];
     snprintf(path, sizeof path, "%s/page-%02d.png", h->out, h->page_no);
-    if (cli_png_surface(h->page, &png, &n) || cli_write_file(path, (const char *)png, n)) h->failed = 1;
+    if (io_png_surface(h->page, &png, &n) || io_write_file(path, (const char *)png, n)) h->failed = 1;
     else free(png);
     cairo_destroy(h->cr);
     cairo_surface_destroy(h->page);
@@ -56,7 +56,7 @@ static void end_page(handout *h) {
 
 static void new_page(handout *h) {
     if (h->page_no > 0) end_page(h);
-    if (h->fmt != CLI_PDF) {
+    if (h->fmt != IO_PDF) {
         h->page = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)(PAGE_W * PNG_SCALE), (int)(PAGE_H * PNG_SCALE));
         h->cr = cairo_create(h->page);
         cairo_scale(h->cr, PNG_SCALE, PNG_SCALE);
@@ -141,14 +141,14 @@ static int section_stage(const tf_trace *t, const lesson *l, const lesson_sectio
     return first;
 }
 
-int cli_handout(const cli_run *c, const char *name, const char *lang, cli_format fmt, const char *out) {
+int cli_handout(const io_run *c, const char *name, const char *lang, io_format fmt, const char *out) {
     char path[4200], err[600];
     snprintf(path, sizeof path, "%s/%s/%s.md", lesson_dir(), lang, name);
     lesson l;
     if (lesson_load(&l, path, lang, err, sizeof err)) {
         struct stat st;
-        if (stat(path, &st)) return cli_error(path, "no such lesson; lessons are in %s/<lang>/ (e.g. inside-transformer, rnn-or-transformer)", lesson_dir());
-        return cli_error(NULL, "%s:%s", path, err);
+        if (stat(path, &st)) return io_error(path, "no such lesson; lessons are in %s/<lang>/ (e.g. inside-transformer, rnn-or-transformer)", lesson_dir());
+        return io_error(NULL, "%s:%s", path, err);
     }
     char model[256];
     i18n_init(); // the page headings in the lesson's language
@@ -158,15 +158,15 @@ int cli_handout(const cli_run *c, const char *name, const char *lang, cli_format
     render_opts o;
     render_opts_default(&o);
     h.th = render_theme_get(&o);
-    cli_membuf bytes = {0};
-    if (fmt == CLI_PDF) {
-        h.pdf = cairo_pdf_surface_create_for_stream(cli_membuf_sink, &bytes, PAGE_W, PAGE_H);
+    io_membuf bytes = {0};
+    if (fmt == IO_PDF) {
+        h.pdf = cairo_pdf_surface_create_for_stream(io_membuf_sink, &bytes, PAGE_W, PAGE_H);
         cairo_pdf_surface_set_metadata(h.pdf, CAIRO_PDF_METADATA_TITLE, l.title);
         cairo_pdf_surface_set_metadata(h.pdf, CAIRO_PDF_METADATA_CREATOR, "tviz " TF_VERSION);
         h.cr = cairo_create(h.pdf);
     } else {
         struct stat st;
-        if (stat(out, &st) && mkdir(out, 0777)) { lesson_free(&l); return cli_error(out, "cannot create the folder (%s); check that its parent exists", strerror(errno)); }
+        if (stat(out, &st) && mkdir(out, 0777)) { lesson_free(&l); return io_error(out, "cannot create the folder (%s); check that its parent exists", strerror(errno)); }
     }
     new_page(&h);
     const tf_trace *t = &c->r.trace;
@@ -211,12 +211,12 @@ int cli_handout(const cli_run *c, const char *name, const char *lang, cli_format
     }
     end_page(&h);
     int rc = h.failed;
-    if (fmt == CLI_PDF) {
+    if (fmt == IO_PDF) {
         cairo_destroy(h.cr);
         cairo_surface_finish(h.pdf);
-        if (cairo_surface_status(h.pdf) != CAIRO_STATUS_SUCCESS || bytes.failed) rc = cli_error(out, "could not make the PDF (out of memory?)");
+        if (cairo_surface_status(h.pdf) != CAIRO_STATUS_SUCCESS || bytes.failed) rc = io_error(out, "could not make the PDF (out of memory?)");
         cairo_surface_destroy(h.pdf);
-        if (!rc) rc = cli_write_file(out, (const char *)bytes.p, bytes.n);
+        if (!rc) rc = io_write_file(out, (const char *)bytes.p, bytes.n);
     }
     if (!rc) fprintf(stderr, "tviz: wrote %s (%d pages, %s)\n", out, h.page_no, lang);
     free(bytes.p);

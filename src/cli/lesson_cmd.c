@@ -148,25 +148,25 @@ static int check(const char *dir) {
     char langs[64][64], files[64][64], err[512], path[4300];
     int problems = 0, n_files = 0, n_sections = 0;
     int nl = list_dir(dir, 1, NULL, langs, 64);
-    if (nl < 0) return cli_error(dir, "cannot read the lessons folder; give the folder that holds en/, fa/, …");
+    if (nl < 0) return io_error(dir, "cannot read the lessons folder; give the folder that holds en/, fa/, …");
     int en = -1;
     for (int i = 0; i < nl; i++) if (!strcmp(langs[i], "en")) en = i;
-    if (en < 0) return cli_error(dir, "has no en/ folder; English is the reference every language is checked against");
+    if (en < 0) return io_error(dir, "has no en/ folder; English is the reference every language is checked against");
     snprintf(path, sizeof path, "%s/en", dir);
     int nf = list_dir(path, 0, ".md", files, 64);
-    if (nf <= 0) return cli_error(path, "has no lesson files (*.md)");
+    if (nf <= 0) return io_error(path, "has no lesson files (*.md)");
     tf_model m;
     tf_run r;
     tf_err e;
-    if (reference_ids(&m, &r, &e)) return cli_error(NULL, "cannot build the reference stages: %s", e.msg);
-    value_model vms[3] = {{.name = "a small model on a two-word sentence"}, {.name = "worked-example"}, {.name = CLI_DEFAULT_MODEL}};
+    if (reference_ids(&m, &r, &e)) return io_error(NULL, "cannot build the reference stages: %s", e.msg);
+    value_model vms[3] = {{.name = "a small model on a two-word sentence"}, {.name = "worked-example"}, {.name = IO_DEFAULT_MODEL}};
     vms[0].m = m;
     vms[0].r = r;
     vms[0].ok = 1;
     for (int v = 1; v < 3; v++) {
         char mp[4200];
-        if (cli_load_model(&vms[v].m, vms[v].name, mp, sizeof mp)) { problems++; continue; } // (the error is printed)
-        if (tf_run_sentence(&vms[v].r, &vms[v].m, CLI_DEFAULT_SENTENCE, NULL, &e)) {
+        if (io_load_model(&vms[v].m, vms[v].name, mp, sizeof mp)) { problems++; continue; } // (the error is printed)
+        if (tf_run_sentence(&vms[v].r, &vms[v].m, IO_DEFAULT_SENTENCE, NULL, &e)) {
             tf_model_free(&vms[v].m);
             problem("%s: %s", mp, e.msg);
             problems++;
@@ -259,10 +259,10 @@ static int check(const char *dir) {
 
 int cmd_lesson(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "check")) {
-        if (argc > 3) return cli_error(argv[3], "unexpected; tviz lesson check takes at most a folder");
+        if (argc > 3) return io_error(argv[3], "unexpected; tviz lesson check takes at most a folder");
         return check(argc == 3 ? argv[2] : lesson_dir());
     }
-    if (argc >= 2 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")) return cli_error(argv[1], "unknown; use tviz lesson check [DIR]");
+    if (argc >= 2 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")) return io_error(argv[1], "unknown; use tviz lesson check [DIR]");
     fputs("Usage: tviz lesson check [DIR]\nChecks every lesson file under DIR (default: the lessons folder): it parses, each stage id\n"
           "it names exists, each language has every section of en/, and each glossary has every key.\n", stdout);
     return argc < 2;

@@ -21,25 +21,25 @@ static int model_init(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         int k;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(model_help, stdout); return 0; }
-        if ((k = cli_opt(argc, argv, &i, "--preset", NULL, &preset))) { if (k < 0) return 1; continue; }
-        if ((k = cli_opt(argc, argv, &i, "--seed", NULL, &seed_s))) { if (k < 0) return 1; continue; }
-        if ((k = cli_opt(argc, argv, &i, "--output", "-o", &out))) { if (k < 0) return 1; continue; }
-        return cli_error(argv[i], "unknown option for 'model init'; see tviz model --help");
+        if ((k = io_opt(argc, argv, &i, "--preset", NULL, &preset))) { if (k < 0) return 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--seed", NULL, &seed_s))) { if (k < 0) return 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--output", "-o", &out))) { if (k < 0) return 1; continue; }
+        return io_error(argv[i], "unknown option for 'model init'; see tviz model --help");
     }
-    if (!preset) return cli_error("model init", "needs --preset base or --preset worked-example");
-    if (!out) return cli_error("model init", "needs -o FILE, where to write the model");
+    if (!preset) return io_error("model init", "needs --preset base or --preset worked-example");
+    if (!out) return io_error("model init", "needs -o FILE, where to write the model");
     char *end;
     errno = 0;
     unsigned long long seed = strtoull(seed_s, &end, 10);
-    if (end == seed_s || *end || errno || *seed_s == '-') return cli_error("--seed", "\"%s\" is not a whole number; give e.g. --seed 1", seed_s);
+    if (end == seed_s || *end || errno || *seed_s == '-') return io_error("--seed", "\"%s\" is not a whole number; give e.g. --seed 1", seed_s);
     tf_model m;
     tf_err e;
     int rc;
     if (!strcmp(preset, "base")) rc = cli_preset_base(&m, seed, &e);
     else if (!strcmp(preset, "worked-example")) rc = cli_preset_worked_example(&m, &e);
-    else return cli_error("--preset", "\"%s\" is not a preset; use base or worked-example", preset);
-    if (rc) return cli_error(preset, "%s", e.msg);
-    if (tf_model_save(&m, out, &e)) rc = cli_error(out, "%s", e.msg);
+    else return io_error("--preset", "\"%s\" is not a preset; use base or worked-example", preset);
+    if (rc) return io_error(preset, "%s", e.msg);
+    if (tf_model_save(&m, out, &e)) rc = io_error(out, "%s", e.msg);
     else fprintf(stderr, "tviz: wrote %s (%zu parameters)\n", out, m.n_params);
     tf_model_free(&m);
     return rc ? 1 : 0;
@@ -52,12 +52,12 @@ static void print_vocab(const char *name, const tf_vocab *v) {
 }
 
 static int model_info(int argc, char **argv) {
-    if (argc < 2) return cli_error("model info", "needs a model: a file or a shipped name such as " CLI_DEFAULT_MODEL);
+    if (argc < 2) return io_error("model info", "needs a model: a file or a shipped name such as " IO_DEFAULT_MODEL);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { fputs(model_help, stdout); return 0; }
-    if (argc > 2) return cli_error(argv[2], "unexpected; tviz model info takes one model");
+    if (argc > 2) return io_error(argv[2], "unexpected; tviz model info takes one model");
     tf_model m;
     char path[4096];
-    if (cli_load_model(&m, argv[1], path, sizeof path)) return 1;
+    if (io_load_model(&m, argv[1], path, sizeof path)) return 1;
     const tf_config *c = &m.cfg;
     printf("%s\n", path);
     printf("d_model %d · heads %d (d_k = d_v = %d) · layers %d encoder + %d decoder · d_ff %d\n", c->C, c->H, c->D, c->L_enc, c->L_dec, c->F);
@@ -72,7 +72,7 @@ static int model_info(int argc, char **argv) {
     else print_vocab("tgt_vocab", &m.tgt_vocab);
     int nt = tf_model_tensors(&m, NULL);
     tf_tensor_info *ts = nt > 0 ? calloc((size_t)nt, sizeof *ts) : NULL;
-    if (!ts) { tf_model_free(&m); return cli_error(NULL, "out of memory"); }
+    if (!ts) { tf_model_free(&m); return io_error(NULL, "out of memory"); }
     tf_model_tensors(&m, ts);
     printf("tensors (%d):\n", nt);
     for (int i = 0; i < nt; i++) {
@@ -91,5 +91,5 @@ int cmd_model(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { fputs(model_help, stdout); return argc < 2; }
     if (!strcmp(argv[1], "init")) return model_init(argc - 1, argv + 1);
     if (!strcmp(argv[1], "info")) return model_info(argc - 1, argv + 1);
-    return cli_error(argv[1], "unknown; use tviz model init or tviz model info");
+    return io_error(argv[1], "unknown; use tviz model init or tviz model info");
 }

@@ -7,46 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cli_run_start(cli_run *c, int argc, char **argv, const char *cmd, const char *help, int allow_out, int allow_walk,
-                  cli_extra_opt extra, void *ctx) {
-    memset(c, 0, sizeof *c);
-    c->model = CLI_DEFAULT_MODEL;
-    c->src = CLI_DEFAULT_SENTENCE;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int k;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(help, stdout); return 2; }
-        if ((k = cli_opt(argc, argv, &i, "--model", "-m", &c->model))) { if (k < 0) return 1; continue; }
-        if ((k = cli_opt(argc, argv, &i, "--src", NULL, &c->src))) { if (k < 0) return 1; continue; }
-        if ((k = cli_opt(argc, argv, &i, "--tgt", NULL, &c->tgt))) { if (k < 0) return 1; continue; }
-        if (allow_out && (k = cli_opt(argc, argv, &i, "--output", "-o", &c->out))) { if (k < 0) return 1; continue; }
-        if (allow_walk && (k = cli_opt(argc, argv, &i, "--stage", NULL, &c->stage))) { if (k < 0) return 1; continue; }
-        if (allow_walk && !strcmp(a, "--no-pause")) { c->no_pause = 1; continue; }
-        if (extra && (k = extra(ctx, argc, argv, &i))) { if (k < 0) return 1; continue; }
-        return cli_error(a, "unknown option for '%s'; see tviz %s --help", cmd, cmd);
-    }
-    if (cli_load_model(&c->m, c->model, c->path, sizeof c->path)) return 1;
-    tf_err e;
-    if (tf_run_sentence(&c->r, &c->m, c->src, c->tgt, &e)) {
-        int rc = cli_error(strstr(e.msg, "target") ? "--tgt" : "--src", "%s", e.msg);
-        tf_model_free(&c->m);
-        return rc;
-    }
-    // Unknown words are not an error, but the user should know.
-    for (int i = 0; i < c->r.S; i++)
-        if (c->r.src_ids[i] == c->m.src_vocab.unk && strcmp(c->r.src_words[i], "<unk>"))
-            fprintf(stderr, "tviz: note: \"%.60s\" is not in the source vocabulary; the model reads it as <unk>\n", c->r.src_words[i]);
-    for (int i = 0; c->tgt && i < c->r.T; i++)
-        if (c->r.tgt_ids[i] == c->m.tgt_vocab.unk && strcmp(c->r.tgt_words[i], "<unk>"))
-            fprintf(stderr, "tviz: note: \"%.60s\" is not in the target vocabulary; the model reads it as <unk>\n", c->r.tgt_words[i]);
-    return 0;
-}
-
-void cli_run_end(cli_run *c) {
-    tf_run_free(&c->r);
-    tf_model_free(&c->m);
-}
-
 // A float in its shortest form that reads back as the same float.
 static cJSON *number(float v) {
     char buf[32];
@@ -145,17 +105,17 @@ static const char *trace_help =
     "Masked (−∞) cells are written as null. Without --tgt the target is decoded greedily.\n";
 
 int cmd_trace(int argc, char **argv) {
-    cli_run c;
-    int rc = cli_run_start(&c, argc, argv, "trace", trace_help, 1, 0, NULL, NULL);
+    io_run c;
+    int rc = io_run_start(&c, argc, argv, "trace", trace_help, IO_OPT_OUT, NULL, NULL);
     if (rc) return rc == 2 ? 0 : 1;
     char *json = cli_trace_json(&c.m, &c.r);
-    if (!json) rc = cli_error(NULL, "out of memory writing the trace");
+    if (!json) rc = io_error(NULL, "out of memory writing the trace");
     else {
         size_t n = strlen(json);
         json[n] = '\n'; // the terminating NUL becomes a final newline
-        rc = cli_write_file(c.out ? c.out : "-", json, n + 1);
+        rc = io_write_file(c.out ? c.out : "-", json, n + 1);
     }
     free(json);
-    cli_run_end(&c);
+    io_run_end(&c);
     return rc;
 }

@@ -98,16 +98,16 @@ static int state_save(const char *path, const tf_trainer *t, const train_opts *o
     size_t np = t->m->n_params;
     state_head hd = {t->step, t->cfg.seed, (uint64_t)o->corpus_seed, o->batch_tokens, t->cfg.warmup, t->cfg.lr_scale,
                      t->cfg.dropout, t->cfg.label_smoothing, h->n_loss, h->n_acc};
-    cli_membuf b = {0};
-    cli_membuf_append(&b, "TVIZSTAT\1\0\0\0", 12);
-    cli_membuf_append(&b, &np, sizeof np);
-    cli_membuf_append(&b, &hd, sizeof hd);
-    cli_membuf_append(&b, t->adam_m, sizeof(float) * np);
-    cli_membuf_append(&b, t->adam_v, sizeof(float) * np);
-    cli_membuf_append(&b, h->loss, sizeof(float) * (size_t)h->n_loss);
-    cli_membuf_append(&b, h->acc, sizeof(float) * (size_t)h->n_acc);
-    cli_membuf_append(&b, h->acc_step, sizeof(int) * (size_t)h->n_acc);
-    int rc = b.failed ? cli_error(path, "out of memory") : cli_write_file(path, (const char *)b.p, b.n);
+    io_membuf b = {0};
+    io_membuf_append(&b, "TVIZSTAT\1\0\0\0", 12);
+    io_membuf_append(&b, &np, sizeof np);
+    io_membuf_append(&b, &hd, sizeof hd);
+    io_membuf_append(&b, t->adam_m, sizeof(float) * np);
+    io_membuf_append(&b, t->adam_v, sizeof(float) * np);
+    io_membuf_append(&b, h->loss, sizeof(float) * (size_t)h->n_loss);
+    io_membuf_append(&b, h->acc, sizeof(float) * (size_t)h->n_acc);
+    io_membuf_append(&b, h->acc_step, sizeof(int) * (size_t)h->n_acc);
+    int rc = b.failed ? io_error(path, "out of memory") : io_write_file(path, (const char *)b.p, b.n);
     free(b.p);
     return rc;
 }
@@ -115,7 +115,7 @@ static int state_save(const char *path, const tf_trainer *t, const train_opts *o
 static int state_load(const char *path, tf_trainer *t, train_opts *o, history *h) {
     size_t n;
     FILE *f = fopen(path, "rb");
-    if (!f) return cli_error(path, "cannot read the training state (%s); --resume needs the .state file written beside the snapshot", strerror(errno));
+    if (!f) return io_error(path, "cannot read the training state (%s); --resume needs the .state file written beside the snapshot", strerror(errno));
     fseek(f, 0, SEEK_END);
     long len = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -126,15 +126,15 @@ static int state_load(const char *path, tf_trainer *t, train_opts *o, history *h
     size_t np, need = 12 + sizeof np + sizeof hd;
     int rc = 1;
     if (!p || n != (size_t)len || n < need || memcmp(p, "TVIZSTAT\1\0\0\0", 12)) {
-        cli_error(path, "is not a tviz training state (or is cut short); resume from a snapshot tviz train wrote");
+        io_error(path, "is not a tviz training state (or is cut short); resume from a snapshot tviz train wrote");
         goto done;
     }
     memcpy(&np, p + 12, sizeof np);
     memcpy(&hd, p + 12 + sizeof np, sizeof hd);
-    if (np != t->m->n_params) { cli_error(path, "belongs to a model with %zu parameters, not %zu; give the snapshot it was saved with", np, t->m->n_params); goto done; }
+    if (np != t->m->n_params) { io_error(path, "belongs to a model with %zu parameters, not %zu; give the snapshot it was saved with", np, t->m->n_params); goto done; }
     if (hd.n_loss < 0 || hd.n_acc < 0 || hd.n_loss > 100000000 || hd.n_acc > 1000000 ||
         n != need + sizeof(float) * (2 * np + (size_t)hd.n_loss + (size_t)hd.n_acc) + sizeof(int) * (size_t)hd.n_acc) {
-        cli_error(path, "has the wrong size for its contents; the file is damaged");
+        io_error(path, "has the wrong size for its contents; the file is damaged");
         goto done;
     }
     const unsigned char *q = p + need;
@@ -174,7 +174,7 @@ static int write_loss_png(const char *path, const history *h) {
     cairo_destroy(cr);
     unsigned char *png = NULL;
     size_t n = 0;
-    int rc = cli_png_surface(sf, &png, &n) ? cli_error(path, "could not encode the loss curve") : cli_write_file(path, (char *)png, n);
+    int rc = io_png_surface(sf, &png, &n) ? io_error(path, "could not encode the loss curve") : io_write_file(path, (char *)png, n);
     free(png);
     cairo_surface_destroy(sf);
     return rc;
@@ -187,9 +187,9 @@ static int load_corpus(tf_corpus *c, const char *path) {
         if (line > 0) {
             char where[4200];
             snprintf(where, sizeof where, "%s:%d", path, line);
-            return cli_error(where, "%s", e.msg);
+            return io_error(where, "%s", e.msg);
         }
-        return cli_error(path, "%s", e.msg);
+        return io_error(path, "%s", e.msg);
     }
     return 0;
 }
@@ -198,8 +198,8 @@ static int build_dataset(tf_dataset *d, const tf_corpus *c, const tf_model *m, c
     int bad = -1;
     tf_err e;
     if (!tf_dataset_build(d, c, m, &bad, &e)) return 0;
-    if (bad < 0) return cli_error(what, "%s", e.msg);
-    return cli_error(what, "pair %d (\"%.60s\"): %s; a snapshot only continues on the corpus it was trained on (or train without --resume)",
+    if (bad < 0) return io_error(what, "%s", e.msg);
+    return io_error(what, "pair %d (\"%.60s\"): %s; a snapshot only continues on the corpus it was trained on (or train without --resume)",
                      bad + 1, c->p[bad].src, e.msg);
 }
 
@@ -248,7 +248,7 @@ static void report_alignment(const tf_model *m, const tf_corpus *c, const tf_dat
 // ---------------------------------------------------------------- tviz train
 static int opt_num(int argc, char **argv, int *i, const char *name, long lo, long hi, long *out, int *rc) {
     const char *v;
-    int k = cli_opt(argc, argv, i, name, NULL, &v);
+    int k = io_opt(argc, argv, i, name, NULL, &v);
     if (k < 0) { *rc = 1; return 1; }
     if (k && cli_whole(name, v, lo, hi, out)) *rc = 1;
     return k;
@@ -266,7 +266,7 @@ static int parse_train(train_opts *o, int argc, char **argv) {
         long v = 0;
         const char *s;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(train_help, stdout); return 2; }
-#define STR(name, alias, field) if ((k = cli_opt(argc, argv, &i, name, alias, &o->field))) { if (k < 0) return 1; continue; }
+#define STR(name, alias, field) if ((k = io_opt(argc, argv, &i, name, alias, &o->field))) { if (k < 0) return 1; continue; }
         STR("--corpus", NULL, corpus) STR("--heldout", NULL, heldout) STR("--output", "-o", out)
         STR("--snapshots", NULL, snapdir) STR("--loss-png", NULL, loss_png) STR("--resume", NULL, resume)
 #undef STR
@@ -277,15 +277,15 @@ static int parse_train(train_opts *o, int argc, char **argv) {
         NUM("--layers", 1, 12, layers) NUM("--d-ff", 1, 8192, d_ff) NUM("--warmup", 1, 10000000, cfg.warmup)
         NUM("--threads", 1, 256, cfg.threads) NUM("--seed", 0, 1000000000, cfg.seed)
 #undef NUM
-#define FLT(name, lo, hi, field) if ((k = cli_opt(argc, argv, &i, name, NULL, &s))) { double d; if (k < 0 || cli_number(name, s, lo, hi, &d)) return 1; o->field = (float)d; continue; }
+#define FLT(name, lo, hi, field) if ((k = io_opt(argc, argv, &i, name, NULL, &s))) { double d; if (k < 0 || cli_number(name, s, lo, hi, &d)) return 1; o->field = (float)d; continue; }
         FLT("--lr-scale", 1e-6, 1e6, cfg.lr_scale) FLT("--dropout", 0, 0.9, cfg.dropout)
         FLT("--label-smoothing", 0, 0.9, cfg.label_smoothing)
 #undef FLT
-        return cli_error(argv[i], "unknown option for 'train'; see tviz train --help");
+        return io_error(argv[i], "unknown option for 'train'; see tviz train --help");
     }
-    if (!o->out) return cli_error("train", "needs -o FILE, where to write the trained model");
-    if (o->heldout && !o->corpus) return cli_error("--heldout", "needs --corpus too (without --corpus the built-in held-out set is used)");
-    if (o->d_model % o->heads) return cli_error("--heads", "%d does not divide --d-model %d", o->heads, o->d_model);
+    if (!o->out) return io_error("train", "needs -o FILE, where to write the trained model");
+    if (o->heldout && !o->corpus) return io_error("--heldout", "needs --corpus too (without --corpus the built-in held-out set is used)");
+    if (o->d_model % o->heads) return io_error("--heads", "%d does not divide --d-model %d", o->heads, o->d_model);
     return 0;
 }
 
@@ -299,12 +299,12 @@ static void beside(char *buf, size_t n, const char *path, const char *suffix) {
 }
 
 static int snapshot(const char *dir, const tf_trainer *t, const train_opts *o, const history *h, char *path, size_t n) {
-    if (mkdir(dir, 0777) && errno != EEXIST) return cli_error(dir, "cannot make the snapshot folder (%s)", strerror(errno));
+    if (mkdir(dir, 0777) && errno != EEXIST) return io_error(dir, "cannot make the snapshot folder (%s)", strerror(errno));
     char st[4200];
     tf_err e;
     snprintf(path, n, "%s/step-%06d.safetensors", dir, t->step);
     beside(st, sizeof st, path, ".state");
-    if (tf_model_save(t->m, path, &e)) return cli_error(path, "%s", e.msg);
+    if (tf_model_save(t->m, path, &e)) return io_error(path, "%s", e.msg);
     return state_save(st, t, o, h);
 }
 
@@ -315,8 +315,8 @@ static int new_model(tf_model *m, const train_opts *o, const tf_corpus *c) {
     cfg.max_len = 24; cfg.max_len_set = 1;
     char *sv = tf_corpus_vocab(c, 0), *tv = tf_corpus_vocab(c, 1);
     tf_err e;
-    int rc = !sv || !tv ? cli_error("train", "out of memory") : 0;
-    if (!rc && tf_model_init(m, &cfg, sv, tv, o->cfg.seed, &e)) rc = cli_error("train", "%s", e.msg);
+    int rc = !sv || !tv ? io_error("train", "out of memory") : 0;
+    if (!rc && tf_model_init(m, &cfg, sv, tv, o->cfg.seed, &e)) rc = io_error("train", "%s", e.msg);
     free(sv);
     free(tv);
     return rc;
@@ -342,29 +342,29 @@ int cmd_train(int argc, char **argv) {
     tf_err e;
     rc = 1;
     if (o.resume) {
-        if (tf_model_load(&loaded, o.resume, &e)) { cli_error(o.resume, "%s", e.msg); goto done; }
-        if (tf_model_clone(&m, &loaded, &e)) { cli_error(o.resume, "%s", e.msg); goto done; }
+        if (tf_model_load(&loaded, o.resume, &e)) { io_error(o.resume, "%s", e.msg); goto done; }
+        if (tf_model_clone(&m, &loaded, &e)) { io_error(o.resume, "%s", e.msg); goto done; }
         tf_model_free(&loaded);
-        if (tf_trainer_init(&t, &m, &o.cfg, &e)) { cli_error("train", "%s", e.msg); goto done; }
+        if (tf_trainer_init(&t, &m, &o.cfg, &e)) { io_error("train", "%s", e.msg); goto done; }
         beside(path, sizeof path, o.resume, ".state");
         if (state_load(path, &t, &o, &h)) goto done;
-        if (t.step >= o.steps) { cli_error("--steps", "the snapshot is already at step %d; give a larger --steps to go on", t.step); goto done; }
+        if (t.step >= o.steps) { io_error("--steps", "the snapshot is already at step %d; give a larger --steps to go on", t.step); goto done; }
     }
     // the corpus
     if (o.corpus) {
         if (load_corpus(&train, o.corpus) || (o.heldout && load_corpus(&held, o.heldout))) goto done;
-    } else if (tf_corpus_generate(&train, &held, (uint64_t)o.corpus_seed, &e)) { cli_error("train", "%s", e.msg); goto done; }
+    } else if (tf_corpus_generate(&train, &held, (uint64_t)o.corpus_seed, &e)) { io_error("train", "%s", e.msg); goto done; }
     if (!o.resume) {
         if (new_model(&m, &o, &train) || tf_trainer_init(&t, &m, &o.cfg, &e)) {
-            if (m.owned && !t.m) cli_error("train", "%s", e.msg);
+            if (m.owned && !t.m) io_error("train", "%s", e.msg);
             goto done;
         }
     }
     const char *cname = o.corpus ? o.corpus : "the built-in corpus", *hname = o.heldout ? o.heldout : "the built-in held-out set";
     if (build_dataset(&dtrain, &train, &m, cname) || (held.n && build_dataset(&dheld, &held, &m, hname))) goto done;
-    if (tf_batches_make(&bt, &dtrain, (int)o.batch_tokens, t.cfg.seed, &e)) { cli_error(cname, "%s", e.msg); goto done; }
+    if (tf_batches_make(&bt, &dtrain, (int)o.batch_tokens, t.cfg.seed, &e)) { io_error(cname, "%s", e.msg); goto done; }
     batch = malloc(sizeof *batch * (size_t)bt.max_len);
-    if (!batch) { cli_error("train", "out of memory"); goto done; }
+    if (!batch) { io_error("train", "out of memory"); goto done; }
     fprintf(stderr, "tviz: training %zu parameters (d_model %d, %d heads, %d+%d layers, d_ff %d) on %d pairs "
                     "(%d batches of about %ld target tokens), %d held out; %d thread%s\n",
             m.n_params, m.cfg.C, m.cfg.H, m.cfg.L_enc, m.cfg.L_dec, m.cfg.F, dtrain.n, bt.n, o.batch_tokens, dheld.n,
@@ -384,7 +384,7 @@ int cmd_train(int argc, char **argv) {
         int n = tf_batches_get(&bt, &dtrain, t.step, t.cfg.seed, batch);
         double loss;
         int ntok;
-        if (tf_train_grad(&t, batch, n, 1, &loss, &ntok, &e)) { cli_error(cname, "%s", e.msg); goto restore; }
+        if (tf_train_grad(&t, batch, n, 1, &loss, &ntok, &e)) { io_error(cname, "%s", e.msg); goto restore; }
         for (int i = 0; i < n; i++) tok += batch[i].S + batch[i].T;
         tf_adam_step(&t);
         history_push(&h, (float)loss);
@@ -398,7 +398,7 @@ int cmd_train(int argc, char **argv) {
         int last = t.step == o.steps;
         if (dheld.n && ((o.eval_every && t.step % o.eval_every == 0) || last)) {
             int right = tf_eval_exact(&m, &dheld, t.n_ws, &e);
-            if (right < 0) { cli_error("train", "%s", e.msg); goto restore; }
+            if (right < 0) { io_error("train", "%s", e.msg); goto restore; }
             history_acc(&h, t.step, (float)right / (float)dheld.n);
             fprintf(stderr, "%sheld-out exact match at step %d (%.0f s): %d of %d (%.1f%%)\n", tty ? "\n" : "", t.step,
                     now() - t0, right, dheld.n, 100.0 * right / dheld.n);
@@ -416,7 +416,7 @@ int cmd_train(int argc, char **argv) {
     }
     if (dheld.n) report_alignment(&m, &held, &dheld);
     if (write_loss_png(loss_png, &h)) goto restore;
-    if (tf_model_save(&m, o.out, &e)) { cli_error(o.out, "%s", e.msg); goto restore; }
+    if (tf_model_save(&m, o.out, &e)) { io_error(o.out, "%s", e.msg); goto restore; }
     if (step0)
         fprintf(stderr, "tviz: wrote %s (%zu parameters, %d steps: %d to %d in %.0f s after the snapshot) and the loss curve %s\n", o.out,
                 m.n_params, t.step, step0 + 1, t.step, now() - t0, loss_png);
@@ -447,12 +447,12 @@ done:
 static const char *translate_help =
     "Usage: tviz translate [--model M] [SENTENCE ...]\n"
     "Prints the greedy translation of each sentence (or of each line of standard\n"
-    "input when none is given). Default model: " CLI_DEFAULT_MODEL ".\n";
+    "input when none is given). Default model: " IO_DEFAULT_MODEL ".\n";
 
 static int translate_one(const tf_model *m, const char *src, const char *where) {
     tf_run r;
     tf_err e;
-    if (tf_run_greedy(&r, m, src, 0, &e)) return cli_error(where, "%s", e.msg);
+    if (tf_run_greedy(&r, m, src, 0, &e)) return io_error(where, "%s", e.msg);
     for (int i = 1; i < r.T; i++) printf("%s%s", i > 1 ? " " : "", r.tgt_words[i]);
     printf("\n");
     if (r.n_src_unk) fprintf(stderr, "tviz: %s: %d word%s not in the model's vocabulary, read as <unk>\n", where,
@@ -462,20 +462,20 @@ static int translate_one(const tf_model *m, const char *src, const char *where) 
 }
 
 int cmd_translate(int argc, char **argv) {
-    const char *model = CLI_DEFAULT_MODEL;
+    const char *model = IO_DEFAULT_MODEL;
     int first = argc;
     for (int i = 1; i < argc; i++) {
         int k;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(translate_help, stdout); return 0; }
-        if ((k = cli_opt(argc, argv, &i, "--model", NULL, &model))) { if (k < 0) return 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--model", NULL, &model))) { if (k < 0) return 1; continue; }
         if (!strcmp(argv[i], "--")) { first = i + 1; break; }
-        if (argv[i][0] == '-' && argv[i][1]) return cli_error(argv[i], "unknown option for 'translate'; see tviz translate --help");
+        if (argv[i][0] == '-' && argv[i][1]) return io_error(argv[i], "unknown option for 'translate'; see tviz translate --help");
         first = i;
         break;
     }
     tf_model m;
     char path[4096];
-    if (cli_load_model(&m, model, path, sizeof path)) return 1;
+    if (io_load_model(&m, model, path, sizeof path)) return 1;
     int rc = 0;
     if (first < argc) {
         for (int i = first; i < argc; i++) rc |= translate_one(&m, argv[i], "translate");

@@ -118,8 +118,8 @@ static const char *walk_help =
     "matching stages, e.g. --stage 'src.*' or --stage 'dec.0.cross_attn.head.*.weights'.\n";
 
 int cmd_walk(int argc, char **argv) {
-    cli_run c;
-    int rc = cli_run_start(&c, argc, argv, "walk", walk_help, 0, 1, NULL, NULL);
+    io_run c;
+    int rc = io_run_start(&c, argc, argv, "walk", walk_help, IO_OPT_WALK, NULL, NULL);
     if (rc) return rc == 2 ? 0 : 1;
     const tf_trace *t = &c.r.trace;
     const tf_config *cfg = &c.m.cfg;
@@ -132,8 +132,8 @@ int cmd_walk(int argc, char **argv) {
     int matched = 0;
     for (int i = 0; i < t->n; i++) matched += !c.stage || !fnmatch(c.stage, t->stages[i].id, 0);
     if (!matched) {
-        rc = cli_error(c.stage, "matches no stage; stage ids look like src.pe or enc.0.self_attn.head.0.weights (tviz trace lists them all)");
-        cli_run_end(&c);
+        rc = io_error(c.stage, "matches no stage; stage ids look like src.pe or enc.0.self_attn.head.0.weights (tviz trace lists them all)");
+        io_run_end(&c);
         return rc;
     }
     int interactive = !c.no_pause && isatty(0) && isatty(1);
@@ -158,6 +158,6 @@ int cmd_walk(int argc, char **argv) {
         if (j == t->n) printf("no stage matches \"%s\"\n", line);
         else i = j;
     }
-    cli_run_end(&c);
+    io_run_end(&c);
     return 0;
 }

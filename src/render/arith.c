@@ -562,7 +562,7 @@ static void put_header(card *c) {
     int i = c->row, j = c->col;
     str v = num(at(s, i, j)), r = token(c, s->row_axis, i), k = token(c, s->col_axis, j);
     if (s->col_axis == TF_AXIS_VOCAB) put(c, K_HEAD, "%s [%d, %d] = %s — after %s, next token %s", s->id, i, j, v.s, r.s, k.s);
-    else if (s->head >= 0 && s->col_axis != TF_AXIS_DIM) put(c, K_HEAD, "%s [%d, %d] = %s — query %s, key %s", s->id, i, j, v.s, r.s, k.s);
+    else if (tf_stage_is_attention_square(s)) put(c, K_HEAD, "%s [%d, %d] = %s — query %s, key %s", s->id, i, j, v.s, r.s, k.s);
     else put(c, K_HEAD, "%s [%d, %d] = %s — %s %s, dimension %d", s->id, i, j, v.s, s->head >= 0 ? "query" : "token", r.s, j);
 }
 

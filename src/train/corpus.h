@@ -74,7 +74,7 @@ int tf_corpus_read(tf_corpus *c, const char *path, int *line, tf_err *e);
 int tf_corpus_parse(tf_corpus *c, const char *text, size_t len, int *line, tf_err *e);
 
 // The TSV text of c (malloc'd, alignment column always written), for
-// cli_write_file. Returns 0, or -1 when out of memory.
+// io_write_file. Returns 0, or -1 when out of memory.
 int tf_corpus_format(const tf_corpus *c, char **out, size_t *len);
 
 // Appends a copy of one pair (align has n_tgt entries, or NULL for all -1;

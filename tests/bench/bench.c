@@ -90,13 +90,13 @@ int main(int argc, char **argv) {
         int st = tf_trace_find(&r.trace, "dec.0.cross_attn.head.0.weights");
         printf("\nexport of %s (%d × %d) at 1200 × 1000, %s:\n", r.trace.stages[st].id, r.trace.stages[st].rows, r.trace.stages[st].cols, argv[2]);
         static const char *names[] = {"PNG", "SVG", "PDF"};
-        for (int f = CLI_PNG; f <= CLI_PDF; f++) {
+        for (int f = IO_PNG; f <= IO_PDF; f++) {
             double t[9];
             size_t bytes = 0;
             for (int k = 0; k < 9; k++) {
                 unsigned char *out;
                 double t0 = now();
-                if (cli_render(&r.trace, &m, st, RENDER_VIEW_HEATMAP, &o, 1200, 1000, 1, (cli_format)f, &out, &bytes)) return 1;
+                if (io_draw(&(io_picture){.t = &r.trace, .m = &m, .stage = st, .view = RENDER_VIEW_HEATMAP, .opts = o, .w = 1200, .h = 1000, .scale = 1, .fmt = (io_format)f}, &out, &bytes)) return 1;
                 t[k] = now() - t0;
                 free(out);
             }

@@ -1,0 +1,81 @@
+// io.h — what the window (src/app) and the commands (src/cli) share: the
+// options every command takes, finding the model, drawing a view into PNG,
+// SVG or PDF bytes, writing a file safely, and the one-line error.
+#ifndef IO_H
+#define IO_H
+
+#include <stddef.h>
+
+#include "../model/tf.h"
+#include "../render/render.h"
+
+#define IO_DEFAULT_MODEL "en-fa"
+#define IO_DEFAULT_SENTENCE "I really enjoy learning transformers"
+
+// One line on stderr: "tviz: <where>: <what is wrong; what to do>". Returns 1.
+int io_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// Options: "--name VALUE" or "--name=VALUE". Returns 1 and sets *val when
+// argv[*i] is that option (advancing *i), 0 if not, -1 (after printing the
+// error) when its value is missing.
+int io_opt(int argc, char **argv, int *i, const char *name, const char *alias, const char **val);
+
+// Writes data to path through path.tmp and a rename, so a failure leaves no
+// half-written file. "-" is stdout. Returns 0, or 1 after printing the error.
+int io_write_file(const char *path, const char *data, size_t len);
+
+// ---------------------------------------------------------------- models
+// "worked-example" -> assets/models/worked-example.safetensors; paths stay as they are.
+// Writes the resolved path into out. Returns 0, or 1 after printing the error.
+int io_resolve_model(const char *name, char *out, size_t n);
+int io_load_model(tf_model *m, const char *name, char *path, size_t n); // resolve + load, prints errors
+const char *io_assets_dir(void);
+
+// ---------------------------------------------------------------- the options every command shares
+enum { IO_OPT_OUT = 1, IO_OPT_WALK = 2, IO_OPT_LANG = 4 }; // -o; --stage and --no-pause; --lang
+
+typedef struct {
+    const char *model, *src, *tgt, *out, *stage, *lang;
+    int no_pause;
+    char path[4096];      // the model file resolved
+    tf_model m;
+    tf_run r;
+} io_run;
+
+// A command's own options: returns 1 if argv[*i] was one (advancing *i past
+// its value), 0 if not, -1 after printing an error.
+typedef int (*io_extra_opt)(void *ctx, int argc, char **argv, int *i);
+
+// Parses --model/--src/--tgt (and the IO_OPT_* options allowed, and whatever
+// extra takes), loads the model and runs it. Returns 0, 1 after an error, or
+// 2 after --help.
+int io_run_start(io_run *c, int argc, char **argv, const char *cmd, const char *help, int allow, io_extra_opt extra, void *ctx);
+void io_run_end(io_run *c);
+
+// ---------------------------------------------------------------- pictures
+// A growing byte buffer; io_membuf_sink is a cairo write function into it
+// (for SVG and PDF surfaces). failed is set when memory runs out.
+typedef struct { unsigned char *p; size_t n, cap; int failed; } io_membuf;
+void io_membuf_append(io_membuf *b, const void *data, size_t len);
+cairo_status_t io_membuf_sink(void *closure, const unsigned char *data, unsigned int len);
+
+typedef enum { IO_PNG, IO_SVG, IO_PDF } io_format;
+
+// One view of one stage as a picture: w × h units; a PNG has scale pixels per unit.
+typedef struct {
+    const tf_trace *t;
+    const tf_model *m;
+    int stage;
+    render_view view;
+    render_opts opts;
+    double w, h, scale;
+    io_format fmt;
+} io_picture;
+
+// Draws and encodes a picture: PNG through stb_image_write, SVG and PDF
+// through cairo. *out is malloc'd. Returns 0, or -1 when out of memory or cairo fails.
+int io_draw(const io_picture *p, unsigned char **out, size_t *n);
+// Encodes an image surface (premultiplied ARGB32) as PNG with stb_image_write.
+int io_png_surface(cairo_surface_t *sf, unsigned char **out, size_t *n);
+
+#endif

@@ -1,0 +1,46 @@
+// run.c — the options every command shares (--model, --src, --tgt, and -o,
+// --stage, --lang where a command takes them), and the run they ask for.
+#include "io.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int io_run_start(io_run *c, int argc, char **argv, const char *cmd, const char *help, int allow, io_extra_opt extra, void *ctx) {
+    memset(c, 0, sizeof *c);
+    c->model = IO_DEFAULT_MODEL;
+    c->src = IO_DEFAULT_SENTENCE;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int k;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(help, stdout); return 2; }
+        if ((k = io_opt(argc, argv, &i, "--model", "-m", &c->model))) { if (k < 0) return 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--src", NULL, &c->src))) { if (k < 0) return 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--tgt", NULL, &c->tgt))) { if (k < 0) return 1; continue; }
+        if ((allow & IO_OPT_OUT) && (k = io_opt(argc, argv, &i, "--output", "-o", &c->out))) { if (k < 0) return 1; continue; }
+        if ((allow & IO_OPT_WALK) && (k = io_opt(argc, argv, &i, "--stage", NULL, &c->stage))) { if (k < 0) return 1; continue; }
+        if ((allow & IO_OPT_WALK) && !strcmp(a, "--no-pause")) { c->no_pause = 1; continue; }
+        if ((allow & IO_OPT_LANG) && (k = io_opt(argc, argv, &i, "--lang", NULL, &c->lang))) { if (k < 0) return 1; continue; }
+        if (extra && (k = extra(ctx, argc, argv, &i))) { if (k < 0) return 1; continue; }
+        return io_error(a, "unknown option for '%s'; see tviz %s --help", cmd, cmd);
+    }
+    if (io_load_model(&c->m, c->model, c->path, sizeof c->path)) return 1;
+    tf_err e;
+    if (tf_run_sentence(&c->r, &c->m, c->src, c->tgt, &e)) {
+        int rc = io_error(strstr(e.msg, "target") ? "--tgt" : "--src", "%s", e.msg);
+        tf_model_free(&c->m);
+        return rc;
+    }
+    // Unknown words are not an error, but the user should know.
+    for (int i = 0; i < c->r.S; i++)
+        if (c->r.src_ids[i] == c->m.src_vocab.unk && strcmp(c->r.src_words[i], "<unk>"))
+            fprintf(stderr, "tviz: note: \"%.60s\" is not in the source vocabulary; the model reads it as <unk>\n", c->r.src_words[i]);
+    for (int i = 0; c->tgt && i < c->r.T; i++)
+        if (c->r.tgt_ids[i] == c->m.tgt_vocab.unk && strcmp(c->r.tgt_words[i], "<unk>"))
+            fprintf(stderr, "tviz: note: \"%.60s\" is not in the target vocabulary; the model reads it as <unk>\n", c->r.tgt_words[i]);
+    return 0;
+}
+
+void io_run_end(io_run *c) {
+    tf_run_free(&c->r);
+    tf_model_free(&c->m);
+}
