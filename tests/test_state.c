@@ -2,6 +2,8 @@
 // effect on what is shown, typing, and keeping the place across reruns.
 #include "testutil.h"
 
+#include <math.h>
+
 #include "../src/app/draw.h"
 #include "../src/cli/cli.h"
 
@@ -375,6 +377,104 @@ static int differing_pixels(cairo_surface_t *a, cairo_surface_t *b, int x0, int 
 
 // Persian and Arabic mirror the window; the lesson's glossary words are
 // found under the mouse, and their tooltip is drawn.
+// Pointer input against the layout a real frame leaves: clicks on the
+// sentence boxes, buttons, navigator and cells; panning, zooming about the
+// pointer, hovering, and the panel's scroll kept within its text.
+static void pointer_input(void **state) {
+    (void)state;
+    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1280, 800);
+    cairo_t *cr = cairo_create(sf);
+    lesson les;
+    char err[300];
+    assert_int_equal(lesson_load(&les, "lessons/en/inside-transformer.md", "en", err, sizeof err), 0);
+    app_world wd = {.m = &m, .r = &r, .model_name = "multihead", .lesson = &les};
+    app_state s;
+    app_layout lay;
+    app_state_init(&s, "the white house falls", "la maison blanche tombe");
+    app_state_attach(&s, &r.trace);
+#define FRAME() app_draw(cr, &s, &wd, 1280, 800, &lay)
+#define MID(rc) (rc).x + (rc).w / 2, (rc).y + (rc).h / 2
+    FRAME();
+    // buttons
+    app_state_press(&s, &wd, &lay, MID(lay.next_btn));
+    assert_string_equal(id(&s), "src.pe");
+    app_state_press(&s, &wd, &lay, MID(lay.prev_btn));
+    assert_string_equal(id(&s), "src.embed");
+    // the navigator: a block goes to its stage, in the layer being looked at when on its side
+    app_state_goto(&s, &r.trace, "enc.1.norm2");
+    FRAME();
+    int found = 0;
+    for (int i = 0; i < lay.n_boxes; i++) {
+        const render_arch_box *b = &lay.boxes[i];
+        app_state_goto(&s, &r.trace, "enc.1.norm2");
+        app_state_press(&s, &wd, &lay, b->x + b->w / 2, b->y + b->h / 2);
+        const char *want = b->block == TF_BLOCK_ENC_FF ? "enc.1.ffn.hidden" : b->block == TF_BLOCK_DEC_CROSS ? "dec.0.cross_attn.q"
+                         : b->block == TF_BLOCK_SRC_PE ? "src.pe" : b->block == TF_BLOCK_SOFTMAX ? "out.probs" : NULL;
+        if (want) { assert_string_equal(id(&s), want); found++; }
+    }
+    assert_int_equal(found, 4);
+    // a cell: a click pins it, a second click unpins it
+    app_state_goto(&s, &r.trace, "dec.0.cross_attn.head.1.weights");
+    FRAME();
+    render_opts o = app_render_opts(&s);
+    double rc[4];
+    assert_int_equal(render_matrix_cell_rect(&r.trace, s.stage, &o, lay.view.w, lay.view.h, 2, 3, rc), 0);
+    double cx = lay.view.x + rc[0] + rc[2] / 2, cy = lay.view.y + rc[1] + rc[3] / 2;
+    assert_int_equal(app_state_motion(&s, &wd, &lay, cx, cy), 1); // hover
+    assert_int_equal(s.hover_row, 2);
+    assert_int_equal(s.hover_col, 3);
+    assert_int_equal(app_state_motion(&s, &wd, &lay, cx + 1, cy), 0); // the same cell: nothing to redraw
+    app_state_press(&s, &wd, &lay, cx, cy);
+    assert_true(s.pin_row == 2 && s.pin_col == 3);
+    app_state_press(&s, &wd, &lay, cx, cy);
+    assert_true(s.pin_row == -1 && s.pin_col == -1);
+    // the wheel over the view zooms about the pointer: the cell under it stays under it
+    app_state_motion(&s, &wd, &lay, cx, cy);
+    for (int k = 0; k < 3; k++) app_state_wheel(&s, &wd, &lay, +1);
+    assert_true(fabs(s.zoom - 1.25 * 1.25 * 1.25) < 1e-9);
+    int row = -1, col = -1;
+    assert_int_equal(app_view_hit(&s, &wd, &lay, cx, cy, &row, &col), 0);
+    assert_true(row == 2 && col == 3);
+    double vx = (cx - lay.view.x - s.pan_x) / s.zoom, want_vx = rc[0] + rc[2] / 2;
+    assert_true(fabs(vx - want_vx) < 1e-6);
+    // a press and a move in the zoomed view pan it; the release does not pin
+    double px = s.pan_x, py = s.pan_y;
+    app_state_press(&s, &wd, &lay, cx, cy);
+    assert_int_equal(app_state_motion(&s, &wd, &lay, cx + 30, cy - 20), 1);
+    app_state_release(&s, &wd, &lay, cx + 30, cy - 20);
+    assert_true(fabs(s.pan_x - (px + 30)) < 1e-9 && fabs(s.pan_y - (py - 20)) < 1e-9);
+    assert_int_equal(s.pin_row, -1);
+    // a press and release without moving in the zoomed view is a click: it pins
+    app_state_press(&s, &wd, &lay, cx + 30, cy - 20);
+    app_state_release(&s, &wd, &lay, cx + 30, cy - 20);
+    assert_true(s.pin_row == 2 && s.pin_col == 3);
+    for (int k = 0; k < 20; k++) app_state_wheel(&s, &wd, &lay, -1);
+    assert_true(s.zoom == 1 && s.pan_x == 0 && s.pan_y == 0); // all the way out: fitted again
+    // the wheel over the panel scrolls its text, never past either end
+    FRAME();
+    assert_true(lay.panel.w > 100 && lay.panel_content_h > lay.panel.h);
+    app_state_motion(&s, &wd, &lay, MID(lay.panel));
+    app_state_wheel(&s, &wd, &lay, +3);
+    assert_true(s.panel_scroll == 0);
+    app_state_wheel(&s, &wd, &lay, -2);
+    assert_true(s.panel_scroll == 96);
+    for (int k = 0; k < 200; k++) app_state_wheel(&s, &wd, &lay, -1);
+    assert_true(fabs(s.panel_scroll - (lay.panel_content_h - lay.panel.h)) < 1e-9);
+    assert_true(s.zoom == 1); // (the view did not zoom)
+    // a click in a sentence box starts typing it
+    app_state_press(&s, &wd, &lay, MID(lay.tgt_box));
+    assert_int_equal(s.editing, 2);
+    assert_string_equal(s.edit, "la maison blanche tombe");
+    app_state_key(&s, &r.trace, APP_KEY_ESCAPE);
+    app_state_press(&s, &wd, &lay, MID(lay.src_box));
+    assert_int_equal(s.editing, 1);
+#undef FRAME
+#undef MID
+    lesson_free(&les);
+    cairo_destroy(cr);
+    cairo_surface_destroy(sf);
+}
+
 static void mirrored_layout_and_glossary_hover(void **state) {
     (void)state;
     lesson len, lfa;
@@ -443,6 +543,7 @@ int main(void) {
         cmocka_unit_test(rerun_keeps_the_place),
         cmocka_unit_test(decoding_steps),
         cmocka_unit_test(window_picture),
+        cmocka_unit_test(pointer_input),
         cmocka_unit_test(mirrored_layout_and_glossary_hover),
     };
     return cmocka_run_group_tests_name("state", tests, setup, teardown);

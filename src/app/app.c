@@ -36,9 +36,6 @@ typedef struct {
     glossary gloss[8];          // every language's glossary, for the hover tooltip
     int n_gloss;
     int dirty, quit;
-    int pressed, dragging;      // left button held in the zoomed view; moved far enough to pan
-    int mouse_x, mouse_y;       // the pointer, from the last motion event
-    double drag_x, drag_y, pan0_x, pan0_y;
 } app;
 
 // ---------------------------------------------------------------- the model
@@ -291,36 +288,11 @@ static int edit_key(app *a, const SDL_Keysym *k) {
     return 1;
 }
 
-static int in_rect(app_rect r, double x, double y) { return x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h; }
-
-static void click(app *a, double x, double y) {
-    const tf_trace *t = a->have_run ? &a->r.trace : NULL;
-    if (in_rect(a->lay.src_box, x, y)) { app_state_key(&a->s, t, APP_KEY_EDIT_SOURCE); begin_text(a); return; }
-    if (in_rect(a->lay.tgt_box, x, y)) { app_state_key(&a->s, t, APP_KEY_EDIT_TARGET); begin_text(a); return; }
-    if (!t) return;
-    if (in_rect(a->lay.prev_btn, x, y)) { app_state_key(&a->s, t, APP_KEY_PREV); return; }
-    if (in_rect(a->lay.next_btn, x, y)) { app_state_key(&a->s, t, APP_KEY_NEXT); return; }
-    for (int i = 0; i < a->lay.n_boxes; i++) {
-        const render_arch_box *b = &a->lay.boxes[i];
-        if (x >= b->x && y >= b->y && x < b->x + b->w && y < b->y + b->h) {
-            // the block's stage in the layer being looked at, if it is on the same side
-            int k = tf_block_stage(t, a->s.stage, b->block);
-            if (k < 0) app_state_message(&a->s, 0, _("this model has no %s"), b->label);
-            else app_state_goto(&a->s, t, t->stages[k].id);
-            return;
-        }
-    }
-    app_world wd;
-    app_world_of(a, &wd);
-    int row, col;
-    if (!app_view_hit(&a->s, &wd, &a->lay, x, y, &row, &col)) {
-        if (a->s.pin_row == row && a->s.pin_col == col) a->s.pin_row = a->s.pin_col = -1;
-        else { a->s.pin_row = row; a->s.pin_col = col; }
-    }
-}
-
+// SDL's events, each turned into one call that changes the state (state.c).
 static void app_event(app *a, const SDL_Event *ev) {
     const tf_trace *t = a->have_run ? &a->r.trace : NULL;
+    app_world wd;
+    app_world_of(a, &wd);
     switch (ev->type) {
     case SDL_KEYDOWN: {
         if (a->s.editing && edit_key(a, &ev->key.keysym)) break;
@@ -335,71 +307,22 @@ static void app_event(app *a, const SDL_Event *ev) {
         if (!a->s.editing) return;
         app_state_text(&a->s, ev->text.text);
         break;
-    case SDL_MOUSEMOTION: {
-        double x = ev->motion.x, y = ev->motion.y;
-        a->mouse_x = ev->motion.x;
-        a->mouse_y = ev->motion.y;
-        if (a->pressed && !a->dragging && fabs(x - a->drag_x) + fabs(y - a->drag_y) >= 4) a->dragging = 1;
-        if (a->dragging) {
-            a->s.pan_x = a->pan0_x + (x - a->drag_x);
-            a->s.pan_y = a->pan0_y + (y - a->drag_y);
-            break;
-        }
-        app_world wd;
-        app_world_of(a, &wd);
-        const char *term = a->have_run ? app_panel_term(&a->s, &wd, &a->lay, x, y) : NULL;
-        if (term || a->s.term[0]) { // the tooltip follows the mouse while it is over a glossary word
-            snprintf(a->s.term, sizeof a->s.term, "%s", term ? term : "");
-            a->s.term_x = x;
-            a->s.term_y = y;
-            a->dirty = 1;
-        }
-        int row = -1, col = -1;
-        app_view_hit(&a->s, &wd, &a->lay, x, y, &row, &col);
-        if (row == a->s.hover_row && col == a->s.hover_col) return;
-        a->s.hover_row = row;
-        a->s.hover_col = col;
+    case SDL_MOUSEMOTION:
+        if (!app_state_motion(&a->s, &wd, &a->lay, ev->motion.x, ev->motion.y)) return;
         break;
-    }
     case SDL_MOUSEBUTTONDOWN:
         if (ev->button.button != SDL_BUTTON_LEFT) return;
-        // In a zoomed view a press may start a drag (pan): decide on release.
-        if (a->s.zoom > 1 && in_rect(a->lay.view, ev->button.x, ev->button.y)) {
-            a->pressed = 1;
-            a->drag_x = ev->button.x;
-            a->drag_y = ev->button.y;
-            a->pan0_x = a->s.pan_x;
-            a->pan0_y = a->s.pan_y;
-            return;
-        }
-        click(a, ev->button.x, ev->button.y);
+        do_actions(a, app_state_press(&a->s, &wd, &a->lay, ev->button.x, ev->button.y), NULL, NULL);
+        begin_text(a);
         break;
     case SDL_MOUSEBUTTONUP:
-        if (ev->button.button != SDL_BUTTON_LEFT || !a->pressed) return;
-        if (!a->dragging) click(a, ev->button.x, ev->button.y);
-        a->pressed = a->dragging = 0;
+        if (ev->button.button != SDL_BUTTON_LEFT) return;
+        do_actions(a, app_state_release(&a->s, &wd, &a->lay, ev->button.x, ev->button.y), NULL, NULL);
+        begin_text(a);
         break;
-    case SDL_MOUSEWHEEL: {
-        if (!t) return;
-        int mx = a->mouse_x, my = a->mouse_y;
-        if (in_rect(a->lay.panel, mx, my)) { // the text panel scrolls
-            double most = a->lay.panel_content_h - a->lay.panel.h;
-            a->s.panel_scroll -= ev->wheel.y * 48;
-            a->s.term[0] = 0;
-            if (a->s.panel_scroll > most) a->s.panel_scroll = most;
-            if (a->s.panel_scroll < 0) a->s.panel_scroll = 0;
-            break;
-        }
-        double old = a->s.zoom;
-        app_state_key(&a->s, t, ev->wheel.y > 0 ? APP_KEY_ZOOM_IN : ev->wheel.y < 0 ? APP_KEY_ZOOM_OUT : APP_KEY_NONE);
-        // keep the point under the mouse where it is
-        double vx = mx - a->lay.view.x, vy = my - a->lay.view.y;
-        if (a->s.zoom != 1) {
-            a->s.pan_x = vx - (vx - a->s.pan_x) * a->s.zoom / old;
-            a->s.pan_y = vy - (vy - a->s.pan_y) * a->s.zoom / old;
-        }
+    case SDL_MOUSEWHEEL:
+        if (!app_state_wheel(&a->s, &wd, &a->lay, ev->wheel.y)) return;
         break;
-    }
     case SDL_WINDOWEVENT:
         if (ev->window.event != SDL_WINDOWEVENT_SIZE_CHANGED && ev->window.event != SDL_WINDOWEVENT_EXPOSED &&
             ev->window.event != SDL_WINDOWEVENT_RESTORED) return;

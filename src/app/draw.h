@@ -4,48 +4,7 @@
 #ifndef APP_DRAW_H
 #define APP_DRAW_H
 
-#include "../lesson/lesson.h"
 #include "state.h"
-
-#define APP_MAX_BOXES 64
-
-typedef struct {
-    double x, y, w, h;
-} app_rect;
-
-typedef struct {
-    const tf_model *m;
-    const tf_run *r;           // NULL while there is no trace (a model failed to load)
-    const char *model_name;    // for the status line
-    const char *load_error;    // shown in place of the view when there is no trace
-    const lesson *lesson;      // the lesson beside each stage, or NULL (built-in captions)
-    const glossary *gloss;     // every language's glossary (hovering a term shows the others)
-    int n_gloss;
-} app_world;
-
-#define APP_MAX_TEXTS 96
-
-// A lesson block as the panel drew it, for hit testing the mouse against its words.
-typedef struct {
-    double x, y;               // where it was drawn, in the panel's unscrolled coordinates
-    int sec, blk;              // section and block of the lesson (indices: checked before use)
-    render_text_style style;   // as drawn (without its marks)
-} app_text_box;
-
-// Where the last frame put things (filled by app_draw).
-typedef struct {
-    app_rect view;             // the stage view (before zoom)
-    app_rect nav;              // the architecture navigator
-    app_rect src_box, tgt_box; // the sentence fields
-    app_rect prev_btn, next_btn;
-    app_rect panel;            // the text panel, and the height of what it holds
-    double panel_content_h;
-    app_text_box texts[APP_MAX_TEXTS]; // the lesson blocks in the panel
-    int n_texts;
-    int rtl;                   // the layout was mirrored for a right-to-left interface
-    render_arch_box boxes[APP_MAX_BOXES];
-    int n_boxes;
-} app_layout;
 
 // Options the renderer should use for the state (theme, text scale, selection).
 render_opts app_render_opts(const app_state *s);

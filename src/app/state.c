@@ -1,8 +1,10 @@
 // state.c — the window's view state and every change input makes to it.
 #include "state.h"
+#include "draw.h"
 
 #include "../lesson/i18n.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,4 +180,104 @@ render_view app_state_view(const app_state *s, const tf_trace *t) {
     if (!t || s->stage < 0 || s->stage >= t->n) return RENDER_VIEW_ARCHITECTURE;
     if (s->all_heads && t->stages[s->stage].head >= 0) return RENDER_VIEW_HEADS;
     return render_view_for(t, s->stage);
+}
+
+// ---------------------------------------------------------------- the pointer
+static int in_rect(app_rect r, double x, double y) { return x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h; }
+
+static const tf_trace *trace_of(const app_world *wd) { return wd->r ? &wd->r->trace : NULL; }
+
+static app_do click(app_state *s, const app_world *wd, const app_layout *lay, double x, double y) {
+    const tf_trace *t = trace_of(wd);
+    if (in_rect(lay->src_box, x, y)) return app_state_key(s, t, APP_KEY_EDIT_SOURCE);
+    if (in_rect(lay->tgt_box, x, y)) return app_state_key(s, t, APP_KEY_EDIT_TARGET);
+    if (!t) return APP_DO_NOTHING;
+    if (in_rect(lay->prev_btn, x, y)) return app_state_key(s, t, APP_KEY_PREV);
+    if (in_rect(lay->next_btn, x, y)) return app_state_key(s, t, APP_KEY_NEXT);
+    for (int i = 0; i < lay->n_boxes; i++) {
+        const render_arch_box *b = &lay->boxes[i];
+        if (x < b->x || y < b->y || x >= b->x + b->w || y >= b->y + b->h) continue;
+        int k = tf_block_stage(t, s->stage, b->block); // in the layer being looked at, if on the same side
+        if (k < 0) app_state_message(s, 0, _("this model has no %s"), b->label);
+        else set_stage(s, t, k);
+        return APP_DO_NOTHING;
+    }
+    int row, col;
+    if (!app_view_hit(s, wd, lay, x, y, &row, &col)) {
+        if (s->pin_row == row && s->pin_col == col) s->pin_row = s->pin_col = -1;
+        else { s->pin_row = row; s->pin_col = col; }
+    }
+    return APP_DO_NOTHING;
+}
+
+app_do app_state_press(app_state *s, const app_world *wd, const app_layout *lay, double x, double y) {
+    s->mouse_x = x;
+    s->mouse_y = y;
+    if (s->zoom > 1 && in_rect(lay->view, x, y)) { // a press in a zoomed view may start a drag: decide on release
+        s->pressed = 1;
+        s->dragging = 0;
+        s->drag_x = x;
+        s->drag_y = y;
+        s->pan0_x = s->pan_x;
+        s->pan0_y = s->pan_y;
+        return APP_DO_NOTHING;
+    }
+    return click(s, wd, lay, x, y);
+}
+
+app_do app_state_release(app_state *s, const app_world *wd, const app_layout *lay, double x, double y) {
+    if (!s->pressed) return APP_DO_NOTHING;
+    int dragged = s->dragging;
+    s->pressed = s->dragging = 0;
+    return dragged ? APP_DO_NOTHING : click(s, wd, lay, x, y);
+}
+
+int app_state_motion(app_state *s, const app_world *wd, const app_layout *lay, double x, double y) {
+    s->mouse_x = x;
+    s->mouse_y = y;
+    if (s->pressed && !s->dragging && fabs(x - s->drag_x) + fabs(y - s->drag_y) >= 4) s->dragging = 1;
+    if (s->dragging) {
+        s->pan_x = s->pan0_x + (x - s->drag_x);
+        s->pan_y = s->pan0_y + (y - s->drag_y);
+        return 1;
+    }
+    int changed = 0;
+    const char *term = wd->r ? app_panel_term(s, wd, lay, x, y) : NULL;
+    if (term || s->term[0]) { // the tooltip follows the mouse while it is over a glossary word
+        snprintf(s->term, sizeof s->term, "%s", term ? term : "");
+        s->term_x = x;
+        s->term_y = y;
+        changed = 1;
+    }
+    int row = -1, col = -1;
+    app_view_hit(s, wd, lay, x, y, &row, &col);
+    if (row != s->hover_row || col != s->hover_col) {
+        s->hover_row = row;
+        s->hover_col = col;
+        changed = 1;
+    }
+    return changed;
+}
+
+int app_state_wheel(app_state *s, const app_world *wd, const app_layout *lay, double dy) {
+    const tf_trace *t = trace_of(wd);
+    if (!t || dy == 0) return 0;
+    double mx = s->mouse_x, my = s->mouse_y;
+    if (in_rect(lay->panel, mx, my)) { // the text panel scrolls, never past its ends
+        double most = lay->panel_content_h - lay->panel.h;
+        s->panel_scroll -= dy * 48;
+        s->term[0] = 0;
+        if (s->panel_scroll > most) s->panel_scroll = most;
+        if (s->panel_scroll < 0) s->panel_scroll = 0;
+        return 1;
+    }
+    double old = s->zoom;
+    app_state_key(s, t, dy > 0 ? APP_KEY_ZOOM_IN : APP_KEY_ZOOM_OUT);
+    // about the pointer: the point under it stays where it is
+    double vx = mx - lay->view.x, vy = my - lay->view.y;
+    if (s->zoom != 1) {
+        s->pan_x = vx - (vx - s->pan_x) * s->zoom / old;
+        s->pan_y = vy - (vy - s->pan_y) * s->zoom / old;
+    }
+    return 1;
 }

@@ -4,6 +4,7 @@
 #ifndef APP_STATE_H
 #define APP_STATE_H
 
+#include "../lesson/lesson.h"
 #include "../model/tf.h"
 #include "../render/render.h"
 
@@ -57,7 +58,51 @@ typedef struct {
     double term_x, term_y;     // where the mouse is, for the tooltip
     char message[300];         // a line for the status bar (errors, "saved to …")
     int message_is_error;
+    // the pointer
+    double mouse_x, mouse_y;   // where it is, in window points
+    int pressed, dragging;     // left button held in the zoomed view; moved far enough to pan
+    double drag_x, drag_y, pan0_x, pan0_y; // where the press was, and the pan then
 } app_state;
+
+#define APP_MAX_BOXES 64
+
+typedef struct {
+    double x, y, w, h;
+} app_rect;
+
+typedef struct {
+    const tf_model *m;
+    const tf_run *r;           // NULL while there is no trace (a model failed to load)
+    const char *model_name;    // for the status line
+    const char *load_error;    // shown in place of the view when there is no trace
+    const lesson *lesson;      // the lesson beside each stage, or NULL (built-in captions)
+    const glossary *gloss;     // every language's glossary (hovering a term shows the others)
+    int n_gloss;
+} app_world;
+
+#define APP_MAX_TEXTS 96
+
+// A lesson block as the panel drew it, for hit testing the mouse against its words.
+typedef struct {
+    double x, y;               // where it was drawn, in the panel's unscrolled coordinates
+    int sec, blk;              // section and block of the lesson (indices: checked before use)
+    render_text_style style;   // as drawn (without its marks)
+} app_text_box;
+
+// Where the last frame put things (filled by app_draw).
+typedef struct {
+    app_rect view;             // the stage view (before zoom)
+    app_rect nav;              // the architecture navigator
+    app_rect src_box, tgt_box; // the sentence fields
+    app_rect prev_btn, next_btn;
+    app_rect panel;            // the text panel, and the height of what it holds
+    double panel_content_h;
+    app_text_box texts[APP_MAX_TEXTS]; // the lesson blocks in the panel
+    int n_texts;
+    int rtl;                   // the layout was mirrored for a right-to-left interface
+    render_arch_box boxes[APP_MAX_BOXES];
+    int n_boxes;
+} app_layout;
 
 void app_state_init(app_state *s, const char *src, const char *tgt);
 // After a (re)run: find the remembered stage in the new trace (or the nearest).
@@ -74,5 +119,19 @@ int app_state_goto(app_state *s, const tf_trace *t, const char *id);
 void app_state_message(app_state *s, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 // The view the centre panel shows for the current state.
 render_view app_state_view(const app_state *s, const tf_trace *t);
+
+// Pointer input, in window points, against where the last frame put things
+// (lay). A click on a sentence starts typing it, on a button steps, on a
+// block of the navigator goes to its stage (in the layer being looked at),
+// on a cell pins its arithmetic (again: unpins). In a zoomed view a press
+// and a move pan instead. Each returns what it asks of the program.
+app_do app_state_press(app_state *s, const app_world *wd, const app_layout *lay, double x, double y);
+app_do app_state_release(app_state *s, const app_world *wd, const app_layout *lay, double x, double y);
+// The pointer moved: pans while dragging, else hovers a cell and a glossary
+// word of the panel. Returns 1 when the picture changes.
+int app_state_motion(app_state *s, const app_world *wd, const app_layout *lay, double x, double y);
+// The wheel (dy > 0: up): scrolls the text panel under the pointer, else
+// zooms the view about the pointer. Returns 1 when the picture changes.
+int app_state_wheel(app_state *s, const app_world *wd, const app_layout *lay, double dy);
 
 #endif
