@@ -36,7 +36,9 @@ OBJ       := $(patsubst src/%.c,build/obj/%.o,$(LIB_SRC))
 OBJA      := $(patsubst src/%.c,build/asan/obj/%.o,$(LIB_SRC))
 # Interface translations: po/<lang>.po -> build/locale/<lang>/LC_MESSAGES/tviz.mo
 MO        := $(patsubst po/%.po,build/locale/%/LC_MESSAGES/tviz.mo,$(wildcard po/*.po))
-POT_SRC   := $(APP_SRC) src/render/arch.c src/cli/handout.c
+# Every file with words a learner reads: the window, every view (render), the
+# stage titles and formula glosses (model/trace.c), the handout and export pages.
+POT_SRC   := $(APP_SRC) $(RENDER_SRC) src/model/trace.c src/cli/handout.c src/cli/export.c
 TESTS     := $(sort $(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 
 B  := build
@@ -92,7 +94,7 @@ $(B)/locale/%/LC_MESSAGES/tviz.mo: po/%.po $(B)/.deps
 
 # Refreshes the template from the sources, and merges it into every .po.
 pot: $(B)/.deps
-	xgettext --from-code=UTF-8 --language=C --keyword=_ --keyword=N_ --keyword=tr:2 --add-comments=TRANSLATORS: \
+	xgettext --from-code=UTF-8 --language=C --keyword=_ --keyword=N_ --keyword=tr:2 --keyword=render_tr:2 --add-comments=TRANSLATORS: \
 	  --package-name=tviz --sort-by-file --add-location=file -o po/tviz.pot $(POT_SRC)
 	for po in po/*.po; do [ -e "$$po" ] || continue; msgmerge --quiet --update --backup=none --no-fuzzy-matching $$po po/tviz.pot; done
 

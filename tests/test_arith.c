@@ -68,7 +68,7 @@ static float cell(const fixture *f, const char *id, int i, int j) {
 
 // The card's lines for a cell of stage id (with the model unless no_model).
 static int card(const fixture *f, const char *id, int i, int j, int no_model, char lines[][200]) {
-    int n = render_arith_lines(&f->r.trace, no_model ? NULL : &f->m, tf_trace_find(&f->r.trace, id), i, j, lines, MAXL);
+    int n = render_arith_lines(&f->r.trace, no_model ? NULL : &f->m, tf_trace_find(&f->r.trace, id), i, j, NULL, lines, MAXL);
     if (n < 2) fail_msg("%s [%d, %d]: only %d line(s)", id, i, j, n);
     return n;
 }
@@ -542,18 +542,18 @@ static void out_of_range_cell_says_so(void **state) {
     const tf_trace *t = &f->r.trace;
     int k = tf_trace_find(t, "enc.0.add1");
     char lines[MAXL][200];
-    assert_int_equal(render_arith_lines(t, &f->m, k, 99, 0, lines, MAXL), 1);
+    assert_int_equal(render_arith_lines(t, &f->m, k, 99, 0, NULL, lines, MAXL), 1);
     assert_non_null(strstr(lines[0], "is outside enc.0.add1, which is 4 × 16"));
-    assert_int_equal(render_arith_lines(t, &f->m, k, 0, 16, lines, MAXL), 1);
+    assert_int_equal(render_arith_lines(t, &f->m, k, 0, 16, NULL, lines, MAXL), 1);
     assert_non_null(strstr(lines[0], "is outside"));
-    assert_int_equal(render_arith_lines(t, &f->m, k, -1, -1, lines, MAXL), 1);
+    assert_int_equal(render_arith_lines(t, &f->m, k, -1, -1, NULL, lines, MAXL), 1);
     assert_non_null(strstr(lines[0], "Choose a cell of enc.0.add1"));
-    assert_int_equal(render_arith_lines(t, &f->m, t->n, 0, 0, lines, MAXL), 1);
-    assert_int_equal(render_arith_lines(t, &f->m, -1, 0, 0, lines, MAXL), 1);
-    assert_int_equal(render_arith_lines(t, &f->m, k, 0, 0, lines, 0), 0);
-    assert_int_equal(render_arith_lines(t, &f->m, tf_trace_find(t, "dec.0.self_attn.head.0.weights"), 3, 1, lines, 3), 3);
+    assert_int_equal(render_arith_lines(t, &f->m, t->n, 0, 0, NULL, lines, MAXL), 1);
+    assert_int_equal(render_arith_lines(t, &f->m, -1, 0, 0, NULL, lines, MAXL), 1);
+    assert_int_equal(render_arith_lines(t, &f->m, k, 0, 0, NULL, lines, 0), 0);
+    assert_int_equal(render_arith_lines(t, &f->m, tf_trace_find(t, "dec.0.self_attn.head.0.weights"), 3, 1, NULL, lines, 3), 3);
     // a model that is not this trace's is not used for weights
-    int n = render_arith_lines(&fx->we.r.trace, &f->m, tf_trace_find(&fx->we.r.trace, "enc.0.self_attn.q"), 0, 0, lines, MAXL);
+    int n = render_arith_lines(&fx->we.r.trace, &f->m, tf_trace_find(&fx->we.r.trace, "enc.0.self_attn.q"), 0, 0, NULL, lines, MAXL);
     assert_non_null(line_with(lines, n, "not in the trace", 1));
 }
 

@@ -574,7 +574,7 @@ int app_main(int argc, char **argv) {
     load_glossaries(a);
     char lerr[900];
     if (load_lesson(a, c.lang ? c.lang : "en", lerr, sizeof lerr)) {
-        if (c.lang) { // asked for: a clear error; by default, built-in captions
+        if (c.lang_given) { // asked for: a clear error; by default, built-in captions
             rc = io_error(NULL, "%s (tviz --lang takes a folder of %s, e.g. en, fa, ar)", lerr, lesson_dir());
             for (int i = 0; i < a->n_gloss; i++) glossary_free(&a->gloss[i]);
             free(a);

@@ -44,7 +44,8 @@ static const char *ui_text(const char *msgid) { return _(msgid); }
 render_opts app_render_opts(const app_state *s) {
     render_opts o;
     render_opts_default(&o);
-    o.translate = ui_text; // the navigator's boxes in the interface language
+    o.translate = ui_text; // every word drawn in the interface language
+    o.rtl = lesson_is_rtl(s->lang);
     o.text_scale = s->presentation ? 1.4 : 1.0;
     o.high_contrast = s->high_contrast;
     o.cell_row = s->pin_row;
@@ -280,7 +281,8 @@ static double text_panel(cairo_t *cr, const app_state *s, const app_world *wd, c
     snprintf(id + k, sizeof id - k, "\u2069");
     snprintf(buf, sizeof buf, _("Stage %d of %d · %s"), s->stage + 1, t->n, id);
     y += render_text(cr, buf, x, y, &ui) + 6 * u;
-    render_stage_title(t, s->stage, buf, sizeof buf);
+    render_opts o = app_render_opts(s);
+    render_stage_title(t, s->stage, &o, buf, sizeof buf);
     render_text_style title = math;
     title.size = 19 * u;
     title.color = th->fg;

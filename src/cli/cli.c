@@ -1,5 +1,6 @@
 // cli.c — dispatch, options, model names, safe file writing.
 #include "cli.h"
+#include "../lesson/i18n.h"
 #include "../lesson/lesson.h"
 
 #include <errno.h>
@@ -76,4 +77,13 @@ int cli_main(int argc, char **argv) {
     if (!strcmp(cmd, "train")) return cmd_train(argc - 1, argv + 1);
     if (!strcmp(cmd, "translate")) return cmd_translate(argc - 1, argv + 1);
     return io_error(cmd, "unknown command; the commands are trace, walk, export, model, lesson, corpus, train and translate (see tviz --help)");
+}
+
+static const char *ui_text(const char *msgid) { return _(msgid); }
+
+void cli_language(render_opts *o, const char *lang) {
+    i18n_init();
+    i18n_set_language(lang);
+    o->translate = ui_text;
+    o->rtl = lesson_is_rtl(lang);
 }

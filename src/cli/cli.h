@@ -24,6 +24,10 @@ int cmd_translate(int argc, char **argv);
 int cli_number(const char *opt, const char *s, double lo, double hi, double *out);
 int cli_whole(const char *opt, const char *s, long lo, long hi, long *out);
 
+// Draws in language lang (en, fa, ar…): o's words through gettext, right to
+// left where the language is.
+void cli_language(render_opts *o, const char *lang);
+
 // Trace JSON (DESIGN.md "Trace JSON"). Returns a malloc'd string or NULL.
 char *cli_trace_json(const tf_model *m, const tf_run *r);
 

@@ -78,8 +78,8 @@ static int format_of(const export_args *a, const char *out, io_format *f) {
 static const char *export_help =
     "Usage: tviz export [--model M] [--src TEXT] [--tgt TEXT] --stage ID [--view V] [--cell ROW,COL]\n"
     "                   [--format png|svg|pdf] [--width PX] [--scale S] [--colormap NAME]\n"
-    "                   [--text-scale S] [--high-contrast] -o FILE\n"
-    "       tviz export [--model M] [--src TEXT] [--tgt TEXT] --all [--format F] -o DIR\n"
+    "                   [--text-scale S] [--high-contrast] [--lang en|fa|ar] -o FILE\n"
+    "       tviz export [--model M] [--src TEXT] [--tgt TEXT] --all [--format F] [--lang L] -o DIR\n"
     "       tviz export --lesson NAME [--lang en|fa|ar] -o FILE.pdf | --format png -o DIR   (a handout)\n"
     "Draws one view of a stage (ids as in tviz trace, e.g. enc.0.self_attn.head.1.weights)\n"
     "or, with --all, every stage plus the figures into DIR with an index.html.\n"
@@ -87,7 +87,9 @@ static const char *export_help =
     "       architecture, arithmetic (needs --cell). Default: heatmap for attention, matrix otherwise.\n"
     "Colour maps: viridis, cividis, rdbu, puor, gray (default: viridis for probabilities, rdbu for values).\n"
     "--width sets the picture's width in pixels (the height follows the view); --scale multiplies\n"
-    "the pixels of a PNG (2 for a sharp slide), --text-scale the type (1.5 for a projector).\n";
+    "the pixels of a PNG (2 for a sharp slide), --text-scale the type (1.5 for a projector).\n"
+    "--lang draws titles, captions and cards in that language, right to left for fa and ar\n"
+    "(default: from LANGUAGE or LANG when tviz has lessons in it, else English).\n";
 
 // ---------------------------------------------------------------- --all
 typedef struct { io_picture j; char file[128]; char title[240]; } entry;
@@ -101,19 +103,36 @@ static void html_escape(FILE *f, const char *s) {
     }
 }
 
-static int write_index(const char *dir, const entry *e, int n, const io_run *c) {
+// open + text with <, > and & escaped + close, into out.
+static void escaped(char *out, size_t n, const char *open, const char *text, const char *close) {
+    size_t k = (size_t)snprintf(out, n, "%s", open);
+    for (; *text && k + 16 < n; text++) {
+        const char *e = *text == '<' ? "&lt;" : *text == '>' ? "&gt;" : *text == '&' ? "&amp;" : NULL;
+        if (e) k += (size_t)snprintf(out + k, n - k, "%s", e);
+        else out[k++] = *text;
+    }
+    snprintf(out + k, n - k, "%s", close);
+}
+
+// The index page, in the language of the pictures (o).
+static int write_index(const char *dir, const entry *e, int n, const io_run *c, const render_opts *o) {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return io_error(dir, "out of memory writing the index");
-    fputs("<!doctype html>\n<meta charset=\"utf-8\">\n<title>tviz export</title>\n"
-          "<style>body{font-family:'Noto Sans',sans-serif;max-width:1300px;margin:2em auto}"
-          "img{max-width:100%;border:1px solid #ddd}li{margin:1em 0}</style>\n<h1>tviz: every stage</h1>\n<p>", f);
-    fprintf(f, "Model <code>");
-    html_escape(f, c->path);
-    fprintf(f, "</code>, source “");
-    html_escape(f, c->src);
-    fprintf(f, "”%s. %d pictures.</p>\n<ol>\n", c->r.greedy ? " (target decoded greedily)" : "", n);
+    const char *heading = render_tr(o, "tviz: every stage");
+    fprintf(f, "<!doctype html>\n<html lang=\"%s\" dir=\"%s\">\n<meta charset=\"utf-8\">\n<title>", c->lang ? c->lang : "en", o->rtl ? "rtl" : "ltr");
+    html_escape(f, heading);
+    fputs("</title>\n<style>body{font-family:'Noto Sans','Noto Sans Arabic',sans-serif;max-width:1300px;margin:2em auto}"
+          "img{max-width:100%;border:1px solid #ddd}li{margin:1em 0}code,bdi{unicode-bidi:isolate}</style>\n<h1>", f);
+    html_escape(f, heading);
+    char model[1200], src[6000];
+    escaped(model, sizeof model, "<code>", c->model, "</code>");
+    escaped(src, sizeof src, "<bdi>", c->src, "</bdi>"); // isolated: a Persian word keeps its place in an English line
+    fputs("</h1>\n<p>", f);
+    fprintf(f, c->r.greedy ? render_tr(o, "Model %s, source “%s” (target decoded greedily). %d pictures.")
+                           : render_tr(o, "Model %s, source “%s”. %d pictures."), model, src, n);
+    fputs("</p>\n<ol>\n", f);
     for (int k = 0; k < n; k++) {
         fprintf(f, "<li><a href=\"%s\">%s</a> — ", e[k].file, e[k].file);
         html_escape(f, e[k].title);
@@ -141,21 +160,21 @@ static int export_all(io_run *c, const char *dir, const io_picture *proto) {
     const char *ext = fmt_ext[proto->fmt];
     // figures first, then every stage in order, then heads and grids of attention weights
     static const render_view figs[] = {RENDER_VIEW_ARCHITECTURE, RENDER_VIEW_PE_HEATMAP, RENDER_VIEW_PE_CURVES, RENDER_VIEW_PE_SIMILARITY};
-    static const char *fig_titles[] = {"The architecture (Figure 1 of the paper)", "Positional encoding, as a heatmap",
-                                       "Positional encoding, as curves", "Positional encoding, similarity between positions"};
+    static const char *fig_titles[] = {N_("The architecture (Figure 1 of the paper)"), N_("Positional encoding, as a heatmap"),
+                                       N_("Positional encoding, as curves"), N_("Positional encoding, similarity between positions")};
     for (int k = 0; k < 4; k++, n++) {
         e[n].j = *proto;
         e[n].j.stage = -1;
         e[n].j.view = figs[k];
         snprintf(e[n].file, sizeof e[n].file, "figure-%s.%s", render_view_name(figs[k]), ext);
-        snprintf(e[n].title, sizeof e[n].title, "%s", fig_titles[k]);
+        snprintf(e[n].title, sizeof e[n].title, "%s", render_tr(&proto->opts, fig_titles[k]));
     }
     for (int i = 0; i < t->n; i++, n++) {
         e[n].j = *proto;
         e[n].j.stage = i;
         e[n].j.view = RENDER_VIEW_AUTO;
         snprintf(e[n].file, sizeof e[n].file, "%03d-%s.%s", i + 1, t->stages[i].id, ext);
-        render_stage_title(t, i, e[n].title, sizeof e[n].title);
+        render_stage_title(t, i, &proto->opts, e[n].title, sizeof e[n].title);
     }
     for (int i = 0; i < t->n && n + 1 < cap; i++) {
         const tf_stage *s = &t->stages[i];
@@ -165,7 +184,7 @@ static int export_all(io_run *c, const char *dir, const io_picture *proto) {
         e[n].j.stage = i;
         e[n].j.view = RENDER_VIEW_HEADS;
         snprintf(e[n].file, sizeof e[n].file, "heads-%s.%s", tf_stage_block_id(s, 0, block, sizeof block), ext);
-        snprintf(e[n].title, sizeof e[n].title, "All heads: %s", s->id);
+        snprintf(e[n].title, sizeof e[n].title, render_tr(&proto->opts, "All heads: %s"), s->id);
         n++;
         if (s->layer == 0) {
             e[n].j = e[n - 1].j;
@@ -173,7 +192,7 @@ static int export_all(io_run *c, const char *dir, const io_picture *proto) {
             tf_stage_block_id(s, 1, block, sizeof block);
             *strchr(block, '.') = '-'; // "enc-self_attn"
             snprintf(e[n].file, sizeof e[n].file, "grid-%s.%s", block, ext);
-            snprintf(e[n].title, sizeof e[n].title, "Every layer and head: %s", s->id);
+            snprintf(e[n].title, sizeof e[n].title, render_tr(&proto->opts, "Every layer and head: %s"), s->id);
             n++;
         }
     }
@@ -191,7 +210,7 @@ static int export_all(io_run *c, const char *dir, const io_picture *proto) {
             failed = 1;
         }
     }
-    int rc = failed ? 1 : write_index(dir, e, n, c);
+    int rc = failed ? 1 : write_index(dir, e, n, c, &proto->opts);
     if (!rc) fprintf(stderr, "tviz: wrote %d pictures and index.html to %s\n", n, dir);
     free(e);
     return rc;
@@ -205,6 +224,7 @@ int cmd_export(int argc, char **argv) {
     if (rc) return rc == 2 ? 0 : 1;
     io_picture j = {.t = &c.r.trace, .m = &c.m, .stage = -1, .view = RENDER_VIEW_AUTO, .scale = 1};
     render_opts_default(&j.opts);
+    cli_language(&j.opts, c.lang);
     const tf_trace *t = &c.r.trace;
     char why[300];
     rc = 1;
@@ -226,7 +246,7 @@ int cmd_export(int argc, char **argv) {
     if (a.all) { rc = export_all(&c, c.out, &j); goto done; }
     if (a.lesson) {
         if (j.fmt == IO_SVG) { io_error("--format", "a handout is a PDF or PNG pages; use --format pdf or png"); goto done; }
-        rc = cli_handout(&c, a.lesson, c.lang ? c.lang : "en", j.fmt, c.out);
+        rc = cli_handout(&c, a.lesson, c.lang, j.fmt, c.out);
         goto done;
     }
     static const render_view stage_free[] = {RENDER_VIEW_PE_HEATMAP, RENDER_VIEW_PE_CURVES, RENDER_VIEW_PE_SIMILARITY, RENDER_VIEW_ARCHITECTURE};

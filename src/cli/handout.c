@@ -29,6 +29,7 @@ typedef struct {
     const lesson *l;
     render_lesson_ctx lc;       // what the lesson's live values read; lc.stage: the section's stage
     render_theme th;
+    render_opts o;             // the diagrams' options: the lesson's language
 } handout;
 
 static void footer(handout *h) {
@@ -96,9 +97,7 @@ static void diagram(handout *h, const tf_trace *t, const tf_model *m, int stage)
     cairo_save(h->cr);
     cairo_translate(h->cr, MARGIN + (PAGE_W - 2 * MARGIN - w) / 2, h->y);
     cairo_scale(h->cr, scale, scale);
-    render_opts o;
-    render_opts_default(&o);
-    render_draw(h->cr, t, m, stage, v, &o, dw, dh);
+    render_draw(h->cr, t, m, stage, v, &h->o, dw, dh);
     cairo_restore(h->cr);
     render_set_rgb(h->cr, h->th.grid);
     cairo_set_line_width(h->cr, 0.5);
@@ -151,13 +150,11 @@ int cli_handout(const io_run *c, const char *name, const char *lang, io_format f
         return io_error(NULL, "%s:%s", path, err);
     }
     char model[256];
-    i18n_init(); // the page headings in the lesson's language
-    i18n_set_language(lang);
     handout h = {.fmt = fmt, .out = out, .l = &l,
                  .lc = {&c->r.trace, &c->m, render_model_name(c->path, model, sizeof model), -1, c->r.greedy}};
-    render_opts o;
-    render_opts_default(&o);
-    h.th = render_theme_get(&o);
+    render_opts_default(&h.o);
+    cli_language(&h.o, lang); // the page headings and the diagrams in the lesson's language
+    h.th = render_theme_get(&h.o);
     io_membuf bytes = {0};
     if (fmt == IO_PDF) {
         h.pdf = cairo_pdf_surface_create_for_stream(io_membuf_sink, &bytes, PAGE_W, PAGE_H);
@@ -187,7 +184,7 @@ int cli_handout(const io_run *c, const char *name, const char *lang, io_format f
         h.lc.stage = stage;
         if (stage >= 0) { // a heading with the stage's title, then its diagram, then the text
             char head[240];
-            render_stage_title(t, stage, head, sizeof head);
+            render_stage_title(t, stage, &h.o, head, sizeof head);
             render_text_style hs = text_style(&h, 14);
             hs.bold = 1;
             hs.dir = RENDER_DIR_AUTO;

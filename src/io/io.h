@@ -35,7 +35,9 @@ const char *io_assets_dir(void);
 enum { IO_OPT_OUT = 1, IO_OPT_WALK = 2, IO_OPT_LANG = 4 }; // -o; --stage and --no-pause; --lang
 
 typedef struct {
-    const char *model, *src, *tgt, *out, *stage, *lang;
+    const char *model, *src, *tgt, *out, *stage;
+    const char *lang;     // --lang, else from the environment (en, fa, ar…)
+    int lang_given;       // 1 when --lang named it
     int no_pause;
     char path[4096];      // the model file resolved
     tf_model m;

@@ -3,7 +3,31 @@
 #include "io.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "../lesson/lesson.h"
+
+// The language LANGUAGE, LC_ALL, LC_MESSAGES or LANG names ("fa_IR.UTF-8" ->
+// "fa"), when tviz has lessons in it; else English.
+static const char *default_lang(void) {
+    static char code[16];
+    static const char *vars[] = {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"};
+    for (size_t v = 0; v < sizeof vars / sizeof *vars; v++) {
+        const char *e = getenv(vars[v]);
+        if (!e || !*e) continue;
+        size_t n = strcspn(e, "_.@:");
+        if (n == 0 || n >= sizeof code) return "en";
+        memcpy(code, e, n);
+        code[n] = 0;
+        char path[4200];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", lesson_dir(), code);
+        return !stat(path, &st) && S_ISDIR(st.st_mode) ? code : "en";
+    }
+    return "en";
+}
 
 int io_run_start(io_run *c, int argc, char **argv, const char *cmd, const char *help, int allow, io_extra_opt extra, void *ctx) {
     memset(c, 0, sizeof *c);
@@ -23,6 +47,8 @@ int io_run_start(io_run *c, int argc, char **argv, const char *cmd, const char *
         if (extra && (k = extra(ctx, argc, argv, &i))) { if (k < 0) return 1; continue; }
         return io_error(a, "unknown option for '%s'; see tviz %s --help", cmd, cmd);
     }
+    c->lang_given = c->lang != NULL;
+    if ((allow & IO_OPT_LANG) && !c->lang) c->lang = default_lang();
     if (io_load_model(&c->m, c->model, c->path, sizeof c->path)) return 1;
     tf_err e;
     if (tf_run_sentence(&c->r, &c->m, c->src, c->tgt, &e)) {

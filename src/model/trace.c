@@ -9,6 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+// Marks the words a learner reads (titles, formula glosses) for `make pot`;
+// src/render translates them. The model itself stays English and prints nothing.
+#define N_(s) (s)
+
 // Sizes a definition can name. X is the sequence of the current side (S in
 // the encoder, T in the decoder); Q and K are an attention block's query and
 // key lengths.
@@ -35,62 +39,62 @@ typedef struct {
 
 // One attention block: projections, then each head, then concat and W_O.
 static const stage_def attn_defs[] = {
-    {"q", "Queries", {"Q = X·W_Q + b_Q", NULL, "Q = Y·W_Q + b_Q  (Y: decoder, after Add & Norm 1)"}, offsetof(tf_attn_acts, q), DIM_Q, DIM_C, SIGNED, TF_OP_Q, TF_SUB_SELF_ATTN, 0},
-    {"k", "Keys", {"K = X·W_K + b_K", NULL, "K = Z·W_K + b_K  (Z: encoder output)"}, offsetof(tf_attn_acts, k), DIM_K, DIM_C, SIGNED, TF_OP_K, TF_SUB_SELF_ATTN, 0},
-    {"v", "Values", {"V = X·W_V + b_V", NULL, "V = Z·W_V + b_V  (Z: encoder output)"}, offsetof(tf_attn_acts, v), DIM_K, DIM_C, SIGNED, TF_OP_V, TF_SUB_SELF_ATTN, 0},
+    {"q", N_("Queries"), {"Q = X·W_Q + b_Q", NULL, N_("Q = Y·W_Q + b_Q  (Y: decoder, after Add & Norm 1)")}, offsetof(tf_attn_acts, q), DIM_Q, DIM_C, SIGNED, TF_OP_Q, TF_SUB_SELF_ATTN, 0},
+    {"k", N_("Keys"), {"K = X·W_K + b_K", NULL, N_("K = Z·W_K + b_K  (Z: encoder output)")}, offsetof(tf_attn_acts, k), DIM_K, DIM_C, SIGNED, TF_OP_K, TF_SUB_SELF_ATTN, 0},
+    {"v", N_("Values"), {"V = X·W_V + b_V", NULL, N_("V = Z·W_V + b_V  (Z: encoder output)")}, offsetof(tf_attn_acts, v), DIM_K, DIM_C, SIGNED, TF_OP_V, TF_SUB_SELF_ATTN, 0},
 };
 static const stage_def head_defs[] = {
-    {"scores", "Scores", ONE("Q_h·K_hᵀ"), offsetof(tf_attn_acts, scores), DIM_Q, DIM_K, SIGNED, TF_OP_SCORES, TF_SUB_SELF_ATTN, 0},
-    {"scaled", "Scaled scores", ONE("Q_h·K_hᵀ / √d_k"), offsetof(tf_attn_acts, scaled), DIM_Q, DIM_K, SIGNED, TF_OP_SCALED, TF_SUB_SELF_ATTN, 0},
-    {"masked", "Masked scores",
-     {"no mask: one sentence has no padding", "−∞ where key j > query i (causal mask)", "no mask: every target position sees every source word"},
+    {"scores", N_("Scores"), ONE("Q_h·K_hᵀ"), offsetof(tf_attn_acts, scores), DIM_Q, DIM_K, SIGNED, TF_OP_SCORES, TF_SUB_SELF_ATTN, 0},
+    {"scaled", N_("Scaled scores"), ONE("Q_h·K_hᵀ / √d_k"), offsetof(tf_attn_acts, scaled), DIM_Q, DIM_K, SIGNED, TF_OP_SCALED, TF_SUB_SELF_ATTN, 0},
+    {"masked", N_("Masked scores"),
+     {N_("no mask: one sentence has no padding"), N_("−∞ where key j > query i (causal mask)"), N_("no mask: every target position sees every source word")},
      offsetof(tf_attn_acts, masked), DIM_Q, DIM_K, TF_KIND_MASKED, TF_OP_MASKED, TF_SUB_SELF_ATTN, 0},
-    {"weights", "Attention weights", ONE("softmax(Q_h·K_hᵀ / √d_k), each row sums to 1"), offsetof(tf_attn_acts, weights), DIM_Q, DIM_K, PROB, TF_OP_WEIGHTS, TF_SUB_SELF_ATTN, 0},
-    {"out", "Head output", ONE("head_h = softmax(Q_h·K_hᵀ / √d_k)·V_h"), offsetof(tf_attn_acts, head_out), DIM_Q, DIM_D, SIGNED, TF_OP_HEAD_OUT, TF_SUB_SELF_ATTN, 0},
+    {"weights", N_("Attention weights"), ONE(N_("softmax(Q_h·K_hᵀ / √d_k), each row sums to 1")), offsetof(tf_attn_acts, weights), DIM_Q, DIM_K, PROB, TF_OP_WEIGHTS, TF_SUB_SELF_ATTN, 0},
+    {"out", N_("Head output"), ONE("head_h = softmax(Q_h·K_hᵀ / √d_k)·V_h"), offsetof(tf_attn_acts, head_out), DIM_Q, DIM_D, SIGNED, TF_OP_HEAD_OUT, TF_SUB_SELF_ATTN, 0},
 };
 static const stage_def attn_tail_defs[] = {
-    {"concat", "Heads concatenated", ONE("Concat(head_1, …, head_h)"), offsetof(tf_attn_acts, concat), DIM_Q, DIM_C, SIGNED, TF_OP_CONCAT, TF_SUB_SELF_ATTN, 0},
-    {"out", "Attention output", ONE("MultiHead = Concat(head_1, …, head_h)·W_O + b_O"), offsetof(tf_attn_acts, out), DIM_Q, DIM_C, SIGNED, TF_OP_OUT, TF_SUB_SELF_ATTN, 0},
+    {"concat", N_("Heads concatenated"), ONE("Concat(head_1, …, head_h)"), offsetof(tf_attn_acts, concat), DIM_Q, DIM_C, SIGNED, TF_OP_CONCAT, TF_SUB_SELF_ATTN, 0},
+    {"out", N_("Attention output"), ONE("MultiHead = Concat(head_1, …, head_h)·W_O + b_O"), offsetof(tf_attn_acts, out), DIM_Q, DIM_C, SIGNED, TF_OP_OUT, TF_SUB_SELF_ATTN, 0},
 };
 
 static const stage_def enc_layer_defs[] = {
     {"self_attn", NULL, ONE(NULL), offsetof(tf_layer_acts, self_attn), 0, 0, SIGNED, 0, TF_SUB_SELF_ATTN, 0},
-    {"add1", "Residual 1", ONE("x + MultiHead(x)"), offsetof(tf_layer_acts, add1), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 1},
-    {"norm1", "Layer norm 1", ONE("LayerNorm(x + MultiHead(x))"), offsetof(tf_layer_acts, norm1), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_ADD_NORM, 1},
-    {"ffn.hidden", "Feed-forward hidden", ONE("max(0, x·W_1 + b_1)"), offsetof(tf_layer_acts, ffn_hidden), DIM_X, DIM_F, SIGNED, TF_OP_FFN_HIDDEN, TF_SUB_FFN, 0},
-    {"ffn.out", "Feed-forward output", ONE("FFN(x) = max(0, x·W_1 + b_1)·W_2 + b_2"), offsetof(tf_layer_acts, ffn_out), DIM_X, DIM_C, SIGNED, TF_OP_FFN_OUT, TF_SUB_FFN, 0},
-    {"add2", "Residual 2", ONE("x + FFN(x)"), offsetof(tf_layer_acts, add2), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 2},
-    {"norm2", "Layer norm 2", ONE("LayerNorm(x + FFN(x))"), offsetof(tf_layer_acts, norm2), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_ADD_NORM, 2},
+    {"add1", N_("Residual 1"), ONE("x + MultiHead(x)"), offsetof(tf_layer_acts, add1), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 1},
+    {"norm1", N_("Layer norm 1"), ONE("LayerNorm(x + MultiHead(x))"), offsetof(tf_layer_acts, norm1), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_ADD_NORM, 1},
+    {"ffn.hidden", N_("Feed-forward hidden"), ONE("max(0, x·W_1 + b_1)"), offsetof(tf_layer_acts, ffn_hidden), DIM_X, DIM_F, SIGNED, TF_OP_FFN_HIDDEN, TF_SUB_FFN, 0},
+    {"ffn.out", N_("Feed-forward output"), ONE("FFN(x) = max(0, x·W_1 + b_1)·W_2 + b_2"), offsetof(tf_layer_acts, ffn_out), DIM_X, DIM_C, SIGNED, TF_OP_FFN_OUT, TF_SUB_FFN, 0},
+    {"add2", N_("Residual 2"), ONE("x + FFN(x)"), offsetof(tf_layer_acts, add2), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 2},
+    {"norm2", N_("Layer norm 2"), ONE("LayerNorm(x + FFN(x))"), offsetof(tf_layer_acts, norm2), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_ADD_NORM, 2},
 };
 static const stage_def dec_layer_defs[] = {
     {"self_attn", NULL, ONE(NULL), offsetof(tf_layer_acts, self_attn), 0, 0, SIGNED, 0, TF_SUB_SELF_ATTN, 0},
-    {"add1", "Residual 1", ONE("y + MaskedMultiHead(y)"), offsetof(tf_layer_acts, add1), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 1},
-    {"norm1", "Layer norm 1", ONE("LayerNorm(y + MaskedMultiHead(y))"), offsetof(tf_layer_acts, norm1), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_ADD_NORM, 1},
+    {"add1", N_("Residual 1"), ONE("y + MaskedMultiHead(y)"), offsetof(tf_layer_acts, add1), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 1},
+    {"norm1", N_("Layer norm 1"), ONE("LayerNorm(y + MaskedMultiHead(y))"), offsetof(tf_layer_acts, norm1), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_ADD_NORM, 1},
     {"cross_attn", NULL, ONE(NULL), offsetof(tf_layer_acts, cross_attn), 0, 0, SIGNED, 0, TF_SUB_CROSS_ATTN, 0},
-    {"add2", "Residual 2", ONE("y + MultiHead(y, Z, Z)"), offsetof(tf_layer_acts, add2), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 2},
-    {"norm2", "Layer norm 2", ONE("LayerNorm(y + MultiHead(y, Z, Z))"), offsetof(tf_layer_acts, norm2), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_ADD_NORM, 2},
-    {"ffn.hidden", "Feed-forward hidden", ONE("max(0, y·W_1 + b_1)"), offsetof(tf_layer_acts, ffn_hidden), DIM_X, DIM_F, SIGNED, TF_OP_FFN_HIDDEN, TF_SUB_FFN, 0},
-    {"ffn.out", "Feed-forward output", ONE("FFN(y) = max(0, y·W_1 + b_1)·W_2 + b_2"), offsetof(tf_layer_acts, ffn_out), DIM_X, DIM_C, SIGNED, TF_OP_FFN_OUT, TF_SUB_FFN, 0},
-    {"add3", "Residual 3", ONE("y + FFN(y)"), offsetof(tf_layer_acts, add3), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 3},
-    {"norm3", "Layer norm 3", ONE("LayerNorm(y + FFN(y))"), offsetof(tf_layer_acts, norm3), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_ADD_NORM, 3},
+    {"add2", N_("Residual 2"), ONE("y + MultiHead(y, Z, Z)"), offsetof(tf_layer_acts, add2), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 2},
+    {"norm2", N_("Layer norm 2"), ONE("LayerNorm(y + MultiHead(y, Z, Z))"), offsetof(tf_layer_acts, norm2), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_ADD_NORM, 2},
+    {"ffn.hidden", N_("Feed-forward hidden"), ONE("max(0, y·W_1 + b_1)"), offsetof(tf_layer_acts, ffn_hidden), DIM_X, DIM_F, SIGNED, TF_OP_FFN_HIDDEN, TF_SUB_FFN, 0},
+    {"ffn.out", N_("Feed-forward output"), ONE("FFN(y) = max(0, y·W_1 + b_1)·W_2 + b_2"), offsetof(tf_layer_acts, ffn_out), DIM_X, DIM_C, SIGNED, TF_OP_FFN_OUT, TF_SUB_FFN, 0},
+    {"add3", N_("Residual 3"), ONE("y + FFN(y)"), offsetof(tf_layer_acts, add3), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 3},
+    {"norm3", N_("Layer norm 3"), ONE("LayerNorm(y + FFN(y))"), offsetof(tf_layer_acts, norm3), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_ADD_NORM, 3},
 };
 static const stage_def src_defs[] = {
-    {"src.embed", "Source embedding", ONE("E[token]·√d_model (or the model's embed_scale)"), offsetof(tf_acts, src_embed), DIM_S, DIM_C, SIGNED, TF_OP_EMBED, TF_SUB_NONE, 0},
-    {"src.pe", "Positional encoding", ONE("PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(…)"), offsetof(tf_acts, src_pe), DIM_S, DIM_C, SIGNED, TF_OP_PE, TF_SUB_NONE, 0},
-    {"src.input", "Encoder input", ONE("X = E + PE"), offsetof(tf_acts, src_input), DIM_S, DIM_C, SIGNED, TF_OP_INPUT, TF_SUB_NONE, 0},
+    {"src.embed", N_("Source embedding"), ONE(N_("E[token]·√d_model (or the model's embed_scale)")), offsetof(tf_acts, src_embed), DIM_S, DIM_C, SIGNED, TF_OP_EMBED, TF_SUB_NONE, 0},
+    {"src.pe", N_("Positional encoding"), ONE("PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(…)"), offsetof(tf_acts, src_pe), DIM_S, DIM_C, SIGNED, TF_OP_PE, TF_SUB_NONE, 0},
+    {"src.input", N_("Encoder input"), ONE("X = E + PE"), offsetof(tf_acts, src_input), DIM_S, DIM_C, SIGNED, TF_OP_INPUT, TF_SUB_NONE, 0},
 };
 static const stage_def enc_norm_def =
-    {"enc.norm", "Encoder final norm", ONE("Z = LayerNorm(x)"), offsetof(tf_acts, enc_norm), DIM_S, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_FINAL_NORM, 0};
+    {"enc.norm", N_("Encoder final norm"), ONE("Z = LayerNorm(x)"), offsetof(tf_acts, enc_norm), DIM_S, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_FINAL_NORM, 0};
 static const stage_def tgt_defs[] = {
-    {"tgt.embed", "Target embedding", ONE("E[token]·√d_model (or the model's embed_scale), inputs shifted right by <bos>"), offsetof(tf_acts, tgt_embed), DIM_T, DIM_C, SIGNED, TF_OP_EMBED, TF_SUB_NONE, 0},
-    {"tgt.pe", "Positional encoding", ONE("PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(…)"), offsetof(tf_acts, tgt_pe), DIM_T, DIM_C, SIGNED, TF_OP_PE, TF_SUB_NONE, 0},
-    {"tgt.input", "Decoder input", ONE("Y = E + PE"), offsetof(tf_acts, tgt_input), DIM_T, DIM_C, SIGNED, TF_OP_INPUT, TF_SUB_NONE, 0},
+    {"tgt.embed", N_("Target embedding"), ONE(N_("E[token]·√d_model (or the model's embed_scale), inputs shifted right by <bos>")), offsetof(tf_acts, tgt_embed), DIM_T, DIM_C, SIGNED, TF_OP_EMBED, TF_SUB_NONE, 0},
+    {"tgt.pe", N_("Positional encoding"), ONE("PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(…)"), offsetof(tf_acts, tgt_pe), DIM_T, DIM_C, SIGNED, TF_OP_PE, TF_SUB_NONE, 0},
+    {"tgt.input", N_("Decoder input"), ONE("Y = E + PE"), offsetof(tf_acts, tgt_input), DIM_T, DIM_C, SIGNED, TF_OP_INPUT, TF_SUB_NONE, 0},
 };
 static const stage_def dec_norm_def =
-    {"dec.norm", "Decoder final norm", ONE("LayerNorm(y)"), offsetof(tf_acts, dec_norm), DIM_T, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_FINAL_NORM, 0};
+    {"dec.norm", N_("Decoder final norm"), ONE("LayerNorm(y)"), offsetof(tf_acts, dec_norm), DIM_T, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_FINAL_NORM, 0};
 static const stage_def out_defs[] = {
-    {"out.logits", "Logits", ONE("y·Eᵀ + b  (the generator, tied to the target embedding when absent)"), offsetof(tf_acts, logits), DIM_T, DIM_V, SIGNED, TF_OP_LOGITS, TF_SUB_NONE, 0},
-    {"out.probs", "Output probabilities", ONE("softmax(logits) over the vocabulary"), offsetof(tf_acts, probs), DIM_T, DIM_V, PROB, TF_OP_PROBS, TF_SUB_NONE, 0},
+    {"out.logits", N_("Logits"), ONE(N_("y·Eᵀ + b  (the generator, tied to the target embedding when absent)")), offsetof(tf_acts, logits), DIM_T, DIM_V, SIGNED, TF_OP_LOGITS, TF_SUB_NONE, 0},
+    {"out.probs", N_("Output probabilities"), ONE(N_("softmax(logits) over the vocabulary")), offsetof(tf_acts, probs), DIM_T, DIM_V, PROB, TF_OP_PROBS, TF_SUB_NONE, 0},
 };
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))

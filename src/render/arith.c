@@ -30,6 +30,7 @@ typedef struct {
     const tf_stage *s;
     int stage;           // the index of s
     int row, col;
+    const render_opts *o; // its language (NULL: English)
     arith_line *out;
     int n, max;
 } card;
@@ -146,7 +147,7 @@ static float at(const tf_stage *s, int r, int col) { return s->data[(size_t)r * 
 
 // Stage k, or NULL and a line saying so when the trace lacks it (-1).
 static const tf_stage *stage_or_note(card *c, int k, const char *what) {
-    if (k < 0) put(c, K_NOTE, "(the %s stage is not in this trace, so this step cannot be shown)", what);
+    if (k < 0) put(c, K_NOTE, render_tr(c->o, "(the %s stage is not in this trace, so this step cannot be shown)"), what);
     return k < 0 ? NULL : &c->t->stages[k];
 }
 
@@ -197,13 +198,13 @@ static str joined(const double *v, int k) {
 // "lhs = t₀ + t₁ + t₂ = total", or "lhs = Σ of the 64 terms = total".
 static void put_sum(card *c, int kind, const char *lhs, const double *first, int k, double total) {
     if (k <= MAX_TERMS) put(c, kind, "%s = %s = %s", lhs, joined(first, k).s, num(total).s);
-    else put(c, kind, "%s = Σ of the %d terms = %s", lhs, k, num(total).s);
+    else put(c, kind, render_tr(c->o, "%s = Σ of the %d terms = %s"), lhs, k, num(total).s);
 }
 
 // One term of a long sum: all of them up to MAX_TERMS, else the first few and "…".
 static int show_term(card *c, int d, int n) {
     if (n <= MAX_TERMS || d < HEAD_TERMS) return 1;
-    if (d == HEAD_TERMS) put(c, K_TERM, "… and %d more terms", n - HEAD_TERMS);
+    if (d == HEAD_TERMS) put(c, K_TERM, render_tr(c->o, "… and %d more terms"), n - HEAD_TERMS);
     return 0;
 }
 
@@ -213,11 +214,11 @@ static void arith_scores(card *c) {
     const tf_stage *q = input(c, 0), *k = input(c, 1);
     int h = c->s->head, D = head_dim(c), i = c->row, j = c->col;
     if (!q || !k || D <= 0) return;
-    put(c, K_TEXT, "Query %s against key %s: the dot product of q = row %d of Q and k = row %d of K, in head %d's columns %d…%d.",
+    put(c, K_TEXT, render_tr(c->o, "Query %s against key %s: the dot product of q = row %d of Q and k = row %d of K, in head %d's columns %d…%d."),
         token(c, c->s->row_axis, i).s, token(c, c->s->col_axis, j).s, i, j, h, h * D, h * D + D - 1);
     if (c->s->sublayer == TF_SUB_CROSS_ATTN)
-        put(c, K_NOTE, "Cross-attention: the query comes from the decoder (%s), the key from the encoder output (%s).", q->id, k->id);
-    else put(c, K_NOTE, "Q and K are the stages %s and %s.", q->id, k->id);
+        put(c, K_NOTE, render_tr(c->o, "Cross-attention: the query comes from the decoder (%s), the key from the encoder output (%s)."), q->id, k->id);
+    else put(c, K_NOTE, render_tr(c->o, "Q and K are the stages %s and %s."), q->id, k->id);
     double first[MAX_TERMS];
     for (int d = 0; d < D; d++) {
         float a = at(q, i, h * D + d), b = at(k, j, h * D + d);
@@ -234,13 +235,13 @@ static void arith_scaled(card *c) {
     int D = head_dim(c);
     if (!sc || D <= 0) return;
     float score = at(sc, c->row, c->col);
-    put(c, K_MATH, "score q·k = %s   (%s)", num(score).s, sc->id);
+    put(c, K_MATH, render_tr(c->o, "score q·k = %s   (%s)"), num(score).s, sc->id);
     put(c, K_MATH, "d_k = %d,   √d_k = %s", D, num(sqrt(D)).s);
     put(c, K_RESULT, "%s ÷ %s = %s", num(score).s, num(sqrt(D)).s, num(at(c->s, c->row, c->col)).s);
-    put(c, K_NOTE, "Why divide: if the d_k components of q and k are independent with mean 0 and variance 1, "
-                   "q·k has mean 0 and variance d_k.");
-    put(c, K_NOTE, "Large scores would push softmax into regions with tiny gradients; ÷ √d_k brings the variance back "
-                   "to 1 (paper §3.2.1, footnote 4).");
+    put(c, K_NOTE, render_tr(c->o, "Why divide: if the d_k components of q and k are independent with mean 0 and variance 1, "
+                   "q·k has mean 0 and variance d_k."));
+    put(c, K_NOTE, render_tr(c->o, "Large scores would push softmax into regions with tiny gradients; ÷ √d_k brings the variance back "
+                   "to 1 (paper §3.2.1, footnote 4)."));
 }
 
 // masked = −∞ where key j > query i in the decoder's self-attention, else scaled
@@ -251,58 +252,64 @@ static void arith_masked(card *c) {
     str scaled = num(at(ss, i, j)), q = token(c, c->s->row_axis, i), k = token(c, c->s->col_axis, j);
     if (c->s->side == TF_SIDE_DEC && c->s->sublayer == TF_SUB_SELF_ATTN) {
         if (j > i) {
-            put(c, K_TEXT, "−∞ because key %d %s comes after query %d %s (causal mask): position %d may not look ahead.", j, k.s, i, q.s, i);
-            put(c, K_MATH, "scaled score %s  →  −∞", scaled.s);
-            put(c, K_RESULT, "masked%s = −∞", sub2(i, j).s);
-            put(c, K_NOTE, "exp(−∞) = 0, so after softmax this key gets weight exactly 0: while predicting the word "
-                           "after %s, the decoder cannot peek at the words that follow it.", q.s);
+            put(c, K_TEXT, render_tr(c->o, "−∞ because key %d %s comes after query %d %s (causal mask): position %d may not look ahead."), j, k.s, i, q.s, i);
+            put(c, K_MATH, render_tr(c->o, "scaled score %s  →  −∞"), scaled.s);
+            put(c, K_RESULT, render_tr(c->o, "masked%s = −∞"), sub2(i, j).s);
+            put(c, K_NOTE, render_tr(c->o, "exp(−∞) = 0, so after softmax this key gets weight exactly 0: while predicting the word "
+                           "after %s, the decoder cannot peek at the words that follow it."), q.s);
             return;
         }
-        put(c, K_TEXT, "Key %d %s does not come after query %d %s, so the causal mask keeps this score.", j, k.s, i, q.s);
-        put(c, K_NOTE, "Only keys after the query (j > i, above the diagonal) become −∞.");
+        put(c, K_TEXT, render_tr(c->o, "Key %d %s does not come after query %d %s, so the causal mask keeps this score."), j, k.s, i, q.s);
+        put(c, K_NOTE, render_tr(c->o, "Only keys after the query (j > i, above the diagonal) become −∞."));
     } else {
-        put(c, K_TEXT, "Nothing is masked here: %s", c->s->sublayer == TF_SUB_CROSS_ATTN ? "every target position may look at every source word."
-                                                              : "the encoder sees the whole source sentence (one sentence has no padding).");
+        if (c->s->sublayer == TF_SUB_CROSS_ATTN) put(c, K_TEXT, render_tr(c->o, "Nothing is masked here: every target position may look at every source word."));
+        else put(c, K_TEXT, render_tr(c->o, "Nothing is masked here: the encoder sees the whole source sentence (one sentence has no padding)."));
     }
-    put(c, K_RESULT, "masked%s = scaled%s = %s", sub2(i, j).s, sub2(i, j).s, num(at(c->s, i, j)).s);
+    put(c, K_RESULT, render_tr(c->o, "masked%s = scaled%s = %s"), sub2(i, j).s, sub2(i, j).s, num(at(c->s, i, j)).s);
 }
 
 // Softmax of row i of z at column j (the masked scores, or the logits):
-// exp(z_ij − max) / Σ_k exp(z_ik − max). sym names z, res the result, what a column.
-static void softmax_cell(card *c, const tf_stage *z, const char *sym, const char *res, const char *what) {
+// exp(z_ij − max) / Σ_k exp(z_ik − max). sym names z, res the result; the
+// columns are keys (attention) or tokens (the vocabulary).
+static void softmax_cell(card *c, const tf_stage *z, const char *sym, const char *res, int keys) {
     int i = c->row, j = c->col, n = z->cols, arg = -1;
     for (int k = 0; k < n; k++)
         if (isfinite(at(z, i, k)) && (arg < 0 || at(z, i, k) > at(z, i, arg))) arg = k;
     if (arg < 0) {
-        put(c, K_TEXT, "Every %s of row %d is masked, so every weight is 0 (never NaN).", what, i);
+        put(c, K_TEXT, render_tr(c->o, "Every key of row %d is masked, so every weight is 0 (never NaN)."), i);
         put(c, K_RESULT, "%s%s = 0", res, sub2(i, j).s);
         return;
     }
+    const char *column = keys ? render_tr(c->o, "key %s") : render_tr(c->o, "token %s");
+    char who[240];
     double mx = at(z, i, arg), den = 0, first[MAX_TERMS];
     put(c, K_MATH, "%s%s,ⱼ = exp(%s%s,ⱼ − max) ÷ Σₖ exp(%s%s,ₖ − max)", res, sub(i).s, sym, sub(i).s, sym, sub(i).s);
-    put(c, K_MATH, "max = %s   (%s %s)", num(mx).s, what, token(c, z->col_axis, arg).s);
-    put(c, K_NOTE, "Subtracting the row's largest value keeps exp from overflowing; it cancels in the division.");
-    if (n <= MAX_TERMS) put(c, K_MATH, "exp(%s%s,ₖ − max) for each %s k:", sym, sub(i).s, what);
+    snprintf(who, sizeof who, column, token(c, z->col_axis, arg).s);
+    put(c, K_MATH, "max = %s   (%s)", num(mx).s, who);
+    put(c, K_NOTE, render_tr(c->o, "Subtracting the row's largest value keeps exp from overflowing; it cancels in the division."));
+    if (n <= MAX_TERMS) put(c, K_MATH, keys ? render_tr(c->o, "exp(%s%s,ₖ − max) for each key k:") : render_tr(c->o, "exp(%s%s,ₖ − max) for each token k:"), sym, sub(i).s);
     for (int k = 0; k < n; k++) {
         float zk = at(z, i, k);
         double e = isfinite(zk) ? exp(zk - mx) : 0;
         den += e;
         if (k < MAX_TERMS) first[k] = e;
         if (n > MAX_TERMS) continue;
-        str who = token(c, z->col_axis, k);
         int kind = k == j ? K_PICK : K_TERM;
-        const char *mine = k == j ? ", this cell" : "";
-        if (isfinite(zk)) put(c, kind, "exp(%s) = %s   (%s %s%s)", minus(zk, mx).s, num(e).s, what, who.s, mine);
-        else put(c, kind, "exp(−∞) = 0   (%s %s, masked%s)", what, who.s, mine);
+        char what[300];
+        snprintf(who, sizeof who, column, token(c, z->col_axis, k).s);
+        if (!isfinite(zk)) snprintf(what, sizeof what, k == j ? render_tr(c->o, "%s, masked, this cell") : render_tr(c->o, "%s, masked"), who);
+        else snprintf(what, sizeof what, k == j ? render_tr(c->o, "%s, this cell") : "%s", who);
+        if (isfinite(zk)) put(c, kind, "exp(%s) = %s   (%s)", minus(zk, mx).s, num(e).s, what);
+        else put(c, kind, "exp(−∞) = 0   (%s)", what);
     }
     float zj = at(z, i, j);
     double num_j = isfinite(zj) ? exp(zj - mx) : 0;
     if (n > MAX_TERMS) {
-        if (isfinite(zj)) put(c, K_MATH, "numerator: exp(%s%s − max) = exp(%s) = %s", sym, sub2(i, j).s, minus(zj, mx).s, num(num_j).s);
-        else put(c, K_MATH, "numerator: exp(%s%s − max) = exp(−∞) = 0   (masked)", sym, sub2(i, j).s);
-        put(c, K_MATH, "denominator: Σ over the %d %ss = %s", n, what, num(den).s);
+        if (isfinite(zj)) put(c, K_MATH, render_tr(c->o, "numerator: exp(%s%s − max) = exp(%s) = %s"), sym, sub2(i, j).s, minus(zj, mx).s, num(num_j).s);
+        else put(c, K_MATH, render_tr(c->o, "numerator: exp(%s%s − max) = exp(−∞) = 0   (masked)"), sym, sub2(i, j).s);
+        put(c, K_MATH, keys ? render_tr(c->o, "denominator: Σ over the %d keys = %s") : render_tr(c->o, "denominator: Σ over the %d tokens = %s"), n, num(den).s);
     } else {
-        put_sum(c, K_MATH, "denominator Σ", first, n, den);
+        put_sum(c, K_MATH, render_tr(c->o, "denominator Σ"), first, n, den);
     }
     put(c, K_RESULT, "%s%s = %s ÷ %s = %s", res, sub2(i, j).s, isfinite(zj) ? num(num_j).s : "0", num(den).s, num(at(c->s, i, j)).s);
 }
@@ -310,10 +317,10 @@ static void softmax_cell(card *c, const tf_stage *z, const char *sym, const char
 static void arith_weights(card *c) {
     const tf_stage *z = input(c, 0);
     if (!z) return;
-    put(c, K_TEXT, "Softmax over row %d (query %s) of the masked scores %s:", c->row, token(c, c->s->row_axis, c->row).s, z->id);
-    softmax_cell(c, z, "s", "a", "key");
+    put(c, K_TEXT, render_tr(c->o, "Softmax over row %d (query %s) of the masked scores %s:"), c->row, token(c, c->s->row_axis, c->row).s, z->id);
+    softmax_cell(c, z, "s", "a", 1);
     if (isinf(at(z, c->row, c->col)))
-        put(c, K_TEXT, "Key %d comes after query %d (causal mask), so its score is −∞ and exp(−∞) = 0: its weight is exactly 0.",
+        put(c, K_TEXT, render_tr(c->o, "Key %d comes after query %d (causal mask), so its score is −∞ and exp(−∞) = 0: its weight is exactly 0."),
             c->col, c->row);
     double sum = 0, first[MAX_TERMS];
     for (int k = 0; k < c->s->cols; k++) {
@@ -321,9 +328,9 @@ static void arith_weights(card *c) {
         if (k < MAX_TERMS) first[k] = at(c->s, c->row, k);
     }
     if (c->s->cols <= MAX_TERMS)
-        put(c, K_TEXT, "Row %d sums to 1: %s = %s. The query shares its attention among the keys.", c->row,
+        put(c, K_TEXT, render_tr(c->o, "Row %d sums to 1: %s = %s. The query shares its attention among the keys."), c->row,
             joined(first, c->s->cols).s, num(sum).s);
-    else put(c, K_TEXT, "The %d weights of row %d sum to %s: the query shares its attention among the keys.", c->s->cols, c->row, num(sum).s);
+    else put(c, K_TEXT, render_tr(c->o, "The %d weights of row %d sum to %s: the query shares its attention among the keys."), c->s->cols, c->row, num(sum).s);
 }
 
 // head_out[i][d] = Σ_j a[i][j] · v[j][hD+d]
@@ -331,16 +338,16 @@ static void arith_head_out(card *c) {
     int h = c->s->head, D = c->s->cols, i = c->row, d = c->col;
     const tf_stage *a = input(c, 0), *v = input(c, 1);
     if (!a || !v) return;
-    put(c, K_TEXT, "Query %s mixes the values with its attention weights: Σⱼ a%s,ⱼ · vⱼ with vⱼ = V[j, %d] (column %d of head %d).",
+    put(c, K_TEXT, render_tr(c->o, "Query %s mixes the values with its attention weights: Σⱼ a%s,ⱼ · vⱼ with vⱼ = V[j, %d] (column %d of head %d)."),
         token(c, c->s->row_axis, i).s, sub(i).s, h * D + d, d, h);
-    put(c, K_NOTE, "Weights from %s, values from %s%s.", a->id, v->id,
+    put(c, K_NOTE, render_tr(c->o, "Weights from %s, values from %s%s."), a->id, v->id,
         c->s->sublayer == TF_SUB_CROSS_ATTN ? " (computed from the encoder output)" : "");
     double first[MAX_TERMS];
     for (int j = 0; j < a->cols; j++) {
         float w = at(a, i, j), x = at(v, j, h * D + d);
         if (j < MAX_TERMS) first[j] = (double)w * x;
         if (show_term(c, j, a->cols))
-            put(c, K_TERM, "a%s · v%s = %s × %s = %s   (key %s)", sub2(i, j).s, sub(j).s, num(w).s, num(x).s, num((double)w * x).s,
+            put(c, K_TERM, render_tr(c->o, "a%s · v%s = %s × %s = %s   (key %s)"), sub2(i, j).s, sub(j).s, num(w).s, num(x).s, num((double)w * x).s,
                 token(c, a->col_axis, j).s);
     }
     put_sum(c, K_RESULT, "Σ", first, a->cols, at(c->s, i, d));
@@ -353,11 +360,11 @@ static void arith_concat(card *c) {
     int h = c->col / D, d = c->col % D;
     const tf_stage *ho = input(c, h);
     if (!ho) return;
-    put(c, K_TEXT, "Concat lays the %d heads' outputs side by side, %d columns each: column %d is column %d of head %d.",
+    put(c, K_TEXT, render_tr(c->o, "Concat lays the %d heads' outputs side by side, %d columns each: column %d is column %d of head %d."),
         c->s->cols / D, D, c->col, d, h);
-    put(c, K_RESULT, "head.%d.out [%d, %d] = %s", h, c->row, d, num(at(ho, c->row, d)).s);
+    put(c, K_RESULT, render_tr(c->o, "head.%d.out [%d, %d] = %s"), h, c->row, d, num(at(ho, c->row, d)).s);
     const tf_stage *out = with_op(c, TF_OP_OUT);
-    if (out) put(c, K_NOTE, "Nothing is computed here; the next step, ·W_O (%s), mixes the heads.", out->id);
+    if (out) put(c, K_NOTE, render_tr(c->o, "Nothing is computed here; the next step, ·W_O (%s), mixes the heads."), out->id);
 }
 
 // ---------------------------------------------------------------- linear layers
@@ -367,15 +374,15 @@ static void arith_linear(card *c, const tf_stage *x, const char *wname, const ch
                          int relu) {
     int i = c->row, o = c->col, n = x->cols;
     float v = at(c->s, i, o);
-    if (bname) put(c, K_TEXT, "Row %d of the input times column %d of %s, plus the bias %s[%d]%s.", i, o, wname, bname, o,
+    if (bname) put(c, K_TEXT, render_tr(c->o, "Row %d of the input times column %d of %s, plus the bias %s[%d]%s."), i, o, wname, bname, o,
                    relu ? ", then ReLU" : "");
-    else put(c, K_TEXT, "Row %d of the input times column %d of %s (this model has no bias here).", i, o, wname);
-    put(c, K_MATH, "x = %s   (row %d of %s)", row_values(x, i).s, i, x->id);
+    else put(c, K_TEXT, render_tr(c->o, "Row %d of the input times column %d of %s (this model has no bias here)."), i, o, wname);
+    put(c, K_MATH, render_tr(c->o, "x = %s   (row %d of %s)"), row_values(x, i).s, i, x->id);
     if (!W) {
-        put(c, K_NOTE, "The weights %s and %s are in the model file, not in the trace; open the model to see each term.", wname, bname);
-        if (relu) put(c, K_RESULT, "max(0, x · %s column %d + %s[%d]) = %s", wname, o, bname, o, num(v).s);
-        else put(c, K_RESULT, "x · %s column %d + %s[%d] = %s", wname, o, bname, o, num(v).s);
-        if (relu) put(c, K_NOTE, "ReLU keeps a positive sum and turns a negative one into 0%s.", v == 0 ? " (as here)" : "");
+        put(c, K_NOTE, render_tr(c->o, "The weights %s and %s are in the model file, not in the trace; open the model to see each term."), wname, bname);
+        if (relu) put(c, K_RESULT, render_tr(c->o, "max(0, x · %s column %d + %s[%d]) = %s"), wname, o, bname, o, num(v).s);
+        else put(c, K_RESULT, render_tr(c->o, "x · %s column %d + %s[%d] = %s"), wname, o, bname, o, num(v).s);
+        if (relu) put(c, K_NOTE, render_tr(c->o, "ReLU keeps a positive sum and turns a negative one into 0%s."), v == 0 ? " (as here)" : "");
         return;
     }
     const float *w = W + (size_t)o * n;
@@ -399,7 +406,7 @@ static void arith_linear(card *c, const tf_stage *x, const char *wname, const ch
     }
     put(c, K_MATH, "z = Σ %s %s[%d] = %s %s %s = %s", op, bname, o, s.s, op, bb.s, num(sum + bias).s);
     put(c, K_RESULT, "max(0, %s) = %s", num(sum + bias).s, num(v).s);
-    put(c, K_NOTE, "ReLU keeps a positive z and turns a negative one into 0.");
+    put(c, K_NOTE, render_tr(c->o, "ReLU keeps a positive z and turns a negative one into 0."));
 }
 
 // q, k, v, the attention output, the two FFN layers and the logits.
@@ -413,7 +420,7 @@ static void arith_projection(card *c) {
     switch (s->op) {
     case TF_OP_LOGITS: {
         if (c->m && !c->m->cfg.has_generator)
-            put(c, K_NOTE, "The generator G is tied to the target embedding (§3.4): column %d of G is the embedding of %s.", c->col,
+            put(c, K_NOTE, render_tr(c->o, "The generator G is tied to the target embedding (§3.4): column %d of G is the embedding of %s."), c->col,
                 token(c, s->col_axis, c->col).s);
         int bias = !c->m || c->m->gen_b; // without the model, assume a bias may be there
         arith_linear(c, x, "G", bias ? "b" : NULL, c->m ? c->m->gen_w : NULL, c->m ? c->m->gen_b : NULL, 0);
@@ -431,7 +438,7 @@ static void arith_projection(card *c) {
         arith_linear(c, x, "W₂", "b₂", lw ? lw->w2 : NULL, lw ? lw->b2 : NULL, 0);
         int zeros = 0;
         for (int k = 0; k < x->cols; k++) zeros += at(x, c->row, k) == 0;
-        if (zeros) put(c, K_NOTE, "%d of the %d hidden values in this row are 0 after ReLU, so their terms vanish.", zeros, x->cols);
+        if (zeros) put(c, K_NOTE, render_tr(c->o, "%d of the %d hidden values in this row are 0 after ReLU, so their terms vanish."), zeros, x->cols);
     }
     }
 }
@@ -442,12 +449,12 @@ static void arith_add(card *c) {
     const tf_stage *x = input(c, 0), *y = input(c, 1);
     if (!x || !y) return;
     int i = c->row, j = c->col;
-    put(c, K_TEXT, "Residual connection: the sublayer's output is added to its own input, %s (paper §3.1).", c->s->formula);
+    put(c, K_TEXT, render_tr(c->o, "Residual connection: the sublayer's output is added to its own input, %s (paper §3.1)."), c->s->formula);
     put(c, K_MATH, "x = %s   (%s [%d, %d])", num(at(x, i, j)).s, x->id, i, j);
-    put(c, K_MATH, "Sublayer(x) = %s   (%s [%d, %d])", num(at(y, i, j)).s, y->id, i, j);
+    put(c, K_MATH, render_tr(c->o, "Sublayer(x) = %s   (%s [%d, %d])"), num(at(y, i, j)).s, y->id, i, j);
     float b = at(y, i, j);
     put(c, K_RESULT, "%s %s %s = %s", num(at(x, i, j)).s, b < 0 ? "−" : "+", num(fabs(b)).s, num(at(c->s, i, j)).s);
-    put(c, K_NOTE, "The residual path lets the input (and its gradient) pass straight through the layer.");
+    put(c, K_NOTE, render_tr(c->o, "The residual path lets the input (and its gradient) pass straight through the layer."));
 }
 
 // LayerNorm: (x − μ) / √(σ² + ε) · γ + β over the C features of one row
@@ -470,7 +477,7 @@ static void arith_norm(card *c) {
     mu /= C;
     for (int k = 0; k < C; k++) var += (at(x, i, k) - mu) * (at(x, i, k) - mu);
     var /= C;
-    put(c, K_TEXT, "LayerNorm over the %d features of token %s (row %d of %s):", C, token(c, s->row_axis, i).s, i, x->id);
+    put(c, K_TEXT, render_tr(c->o, "LayerNorm over the %d features of token %s (row %d of %s):"), C, token(c, s->row_axis, i).s, i, x->id);
     put(c, K_MATH, "x = %s", row_values(x, i).s);
     put(c, K_MATH, "μ = Σx ÷ %d = %s", C, num(mu).s);
     put(c, K_MATH, "σ² = Σ(x − μ)² ÷ %d = %s", C, num(var).s);
@@ -478,15 +485,15 @@ static void arith_norm(card *c) {
     if (!g || !b) { // no model (or one without this norm)
         put(c, K_MATH, "x̂%s = (x%s − μ) ÷ √(σ² + ε) = (%s) ÷ √(%s + ε)", j_.s, j_.s, minus(at(x, i, j), mu).s, v.s);
         put(c, K_RESULT, "x̂%s × γ%s + β%s = %s", j_.s, j_.s, j_.s, num(at(s, i, j)).s);
-        put(c, K_NOTE, "ε, γ and β are in the model file, not in the trace.");
+        put(c, K_NOTE, render_tr(c->o, "ε, γ and β are in the model file, not in the trace."));
         return;
     }
     double eps = c->m->cfg.eps, xhat = (at(x, i, j) - mu) / sqrt(var + eps);
     put(c, K_MATH, "x̂%s = (x%s − μ) ÷ √(σ² + ε) = (%s) ÷ √(%s + %s) = %s", j_.s, j_.s, minus(at(x, i, j), mu).s, v.s, num(eps).s, num(xhat).s);
-    put(c, K_MATH, "γ%s = %s,   β%s = %s   (the learned scale and shift)", j_.s, num(g[j]).s, j_.s, num(b[j]).s);
+    put(c, K_MATH, render_tr(c->o, "γ%s = %s,   β%s = %s   (the learned scale and shift)"), j_.s, num(g[j]).s, j_.s, num(b[j]).s);
     put(c, K_RESULT, "x̂%s × γ%s + β%s = %s × %s %s %s = %s", j_.s, j_.s, j_.s, num(xhat).s, num(g[j]).s, b[j] < 0 ? "−" : "+",
         num(fabs(b[j])).s, num(at(s, i, j)).s);
-    put(c, K_NOTE, "Each row is brought to mean 0 and variance 1; γ and β then set its scale and shift.");
+    put(c, K_NOTE, render_tr(c->o, "Each row is brought to mean 0 and variance 1; γ and β then set its scale and shift."));
 }
 
 // ---------------------------------------------------------------- embeddings and positions
@@ -494,13 +501,14 @@ static void arith_norm(card *c) {
 static void arith_pe(card *c) {
     int pos = c->row, d = c->col, two_i = d & ~1, C = c->s->cols;
     double e = (double)two_i / C, base = pow(10000.0, e), angle = pos / base;
-    put(c, K_TEXT, "Position %d (%s), dimension %d = 2i%s with i = %d: %s.", pos, token(c, c->s->row_axis, pos).s, d,
-        d & 1 ? " + 1" : "", two_i / 2, d & 1 ? "odd dimensions use cos, even ones sin" : "even dimensions use sin, odd ones cos");
-    put(c, K_MATH, "2i ÷ d_model = %d ÷ %d = %s,   10000^%s = %s", two_i, C, num(e).s, num(e).s, num(base).s);
-    put(c, K_MATH, "angle = pos ÷ 10000^(2i/d_model) = %d ÷ %s = %s", pos, num(base).s, num(angle).s);
+    put(c, K_TEXT, d & 1 ? render_tr(c->o, "Position %d (%s), dimension %d = 2i + 1 with i = %d: odd dimensions use cos, even ones sin.")
+                         : render_tr(c->o, "Position %d (%s), dimension %d = 2i with i = %d: even dimensions use sin, odd ones cos."),
+        pos, token(c, c->s->row_axis, pos).s, d, two_i / 2);
+    put(c, K_MATH, render_tr(c->o, "2i ÷ d_model = %d ÷ %d = %s,   10000^%s = %s"), two_i, C, num(e).s, num(e).s, num(base).s);
+    put(c, K_MATH, render_tr(c->o, "angle = pos ÷ 10000^(2i/d_model) = %d ÷ %s = %s"), pos, num(base).s, num(angle).s);
     put(c, K_RESULT, "%s(%s) = %s", d & 1 ? "cos" : "sin", num(angle).s, num(at(c->s, pos, d)).s);
-    put(c, K_NOTE, "Each pair of dimensions is a wave with wavelength 2π·10000^(2i/d_model) = %s positions: low dimensions "
-                   "change fast, high ones slowly, so every position gets its own pattern (paper §3.5).", num(2 * M_PI * base).s);
+    put(c, K_NOTE, render_tr(c->o, "Each pair of dimensions is a wave with wavelength 2π·10000^(2i/d_model) = %s positions: low dimensions "
+                   "change fast, high ones slowly, so every position gets its own pattern (paper §3.5)."), num(2 * M_PI * base).s);
 }
 
 // embed[t][d] = E[id][d] · scale
@@ -513,20 +521,22 @@ static void arith_embed(card *c) {
     else if (!src)
         for (int k = 0; k < c->t->V && id < 0; k++) if (!strcmp(c->t->vocab[k], label)) id = k;
     str tok = quoted(label);
-    if (id < 0) put(c, K_TEXT, "Token %s: its embedding is its row of E, the %s embedding table.", tok.s, src ? "source" : "target");
-    else put(c, K_TEXT, "Token %s is id %d of the %s vocabulary; its embedding is row %d of E.", tok.s, id, src ? "source" : "target", id);
-    if (!src) put(c, K_NOTE, "The decoder input is the target shifted right by one: <bos> first (paper §3.1).");
+    if (id < 0) put(c, K_TEXT, src ? render_tr(c->o, "Token %s: its embedding is its row of E, the source embedding table.")
+                                   : render_tr(c->o, "Token %s: its embedding is its row of E, the target embedding table."), tok.s);
+    else put(c, K_TEXT, src ? render_tr(c->o, "Token %s is id %d of the source vocabulary; its embedding is row %d of E.")
+                            : render_tr(c->o, "Token %s is id %d of the target vocabulary; its embedding is row %d of E."), tok.s, id, id);
+    if (!src) put(c, K_NOTE, render_tr(c->o, "The decoder input is the target shifted right by one: <bos> first (paper §3.1)."));
     if (!c->m || id < 0) {
         char idbuf[16] = "id";
         if (id >= 0) snprintf(idbuf, sizeof idbuf, "%d", id);
         put(c, K_RESULT, "E[%s, %d] × scale = %s", idbuf, d, num(at(c->s, i, d)).s);
-        put(c, K_NOTE, "The embedding table is in the model file, not in the trace.");
+        put(c, K_NOTE, render_tr(c->o, "The embedding table is in the model file, not in the trace."));
         return;
     }
     float e = (src ? c->m->src_embed : c->m->tgt_embed)[(size_t)id * c->m->cfg.C + d], scale = c->m->cfg.embed_scale;
     put(c, K_MATH, "E[%d, %d] = %s", id, d, num(e).s);
-    if (c->m->cfg.embed_scale_is_sqrt) put(c, K_MATH, "scale = √d_model = √%d = %s", c->m->cfg.C, num(scale).s);
-    else put(c, K_MATH, "scale = %s   (this model's embed_scale; the paper uses √d_model, §3.4)", num(scale).s);
+    if (c->m->cfg.embed_scale_is_sqrt) put(c, K_MATH, render_tr(c->o, "scale = √d_model = √%d = %s"), c->m->cfg.C, num(scale).s);
+    else put(c, K_MATH, render_tr(c->o, "scale = %s   (this model's embed_scale; the paper uses √d_model, §3.4)"), num(scale).s);
     put(c, K_RESULT, "%s × %s = %s", num(e).s, num(scale).s, num(at(c->s, i, d)).s);
 }
 
@@ -535,7 +545,7 @@ static void arith_input(card *c) {
     const tf_stage *e = input(c, 0), *p = input(c, 1);
     if (!e || !p) return;
     int i = c->row, j = c->col;
-    put(c, K_TEXT, "What the word is (its embedding) plus where it stands (its positional encoding).");
+    put(c, K_TEXT, render_tr(c->o, "What the word is (its embedding) plus where it stands (its positional encoding)."));
     put(c, K_MATH, "E = %s   (%s [%d, %d])", num(at(e, i, j)).s, e->id, i, j);
     put(c, K_MATH, "PE = %s   (%s [%d, %d])", num(at(p, i, j)).s, p->id, i, j);
     float pe = at(p, i, j);
@@ -547,13 +557,14 @@ static void arith_probs(card *c) {
     const tf_stage *z = input(c, 0);
     if (!z) return;
     int i = c->row;
-    put(c, K_TEXT, "Probability that the token after %s (position %d) is %s: softmax over the %d logits of row %d (out.logits).",
+    put(c, K_TEXT, render_tr(c->o, "Probability that the token after %s (position %d) is %s: softmax over the %d logits of row %d (out.logits)."),
         token(c, c->s->row_axis, i).s, i, token(c, c->s->col_axis, c->col).s, z->cols, i);
-    softmax_cell(c, z, "z", "p", "token");
+    softmax_cell(c, z, "z", "p", 0);
     int best = 0;
     for (int k = 1; k < c->s->cols; k++) if (at(c->s, i, k) > at(c->s, i, best)) best = k;
-    put(c, K_TEXT, "Most probable token after %s: %s (p = %s)%s.", token(c, c->s->row_axis, i).s, token(c, c->s->col_axis, best).s,
-        num(at(c->s, i, best)).s, best == c->col ? ", this cell" : "");
+    put(c, K_TEXT, best == c->col ? render_tr(c->o, "Most probable token after %s: %s (p = %s), this cell.")
+                                  : render_tr(c->o, "Most probable token after %s: %s (p = %s)."),
+        token(c, c->s->row_axis, i).s, token(c, c->s->col_axis, best).s, num(at(c->s, i, best)).s);
 }
 
 // ---------------------------------------------------------------- the lines
@@ -561,9 +572,10 @@ static void put_header(card *c) {
     const tf_stage *s = c->s;
     int i = c->row, j = c->col;
     str v = num(at(s, i, j)), r = token(c, s->row_axis, i), k = token(c, s->col_axis, j);
-    if (s->col_axis == TF_AXIS_VOCAB) put(c, K_HEAD, "%s [%d, %d] = %s — after %s, next token %s", s->id, i, j, v.s, r.s, k.s);
-    else if (tf_stage_is_attention_square(s)) put(c, K_HEAD, "%s [%d, %d] = %s — query %s, key %s", s->id, i, j, v.s, r.s, k.s);
-    else put(c, K_HEAD, "%s [%d, %d] = %s — %s %s, dimension %d", s->id, i, j, v.s, s->head >= 0 ? "query" : "token", r.s, j);
+    if (s->col_axis == TF_AXIS_VOCAB) put(c, K_HEAD, render_tr(c->o, "%s [%d, %d] = %s — after %s, next token %s"), s->id, i, j, v.s, r.s, k.s);
+    else if (tf_stage_is_attention_square(s)) put(c, K_HEAD, render_tr(c->o, "%s [%d, %d] = %s — query %s, key %s"), s->id, i, j, v.s, r.s, k.s);
+    else put(c, K_HEAD, s->head >= 0 ? render_tr(c->o, "%s [%d, %d] = %s — query %s, dimension %d") : render_tr(c->o, "%s [%d, %d] = %s — token %s, dimension %d"),
+             s->id, i, j, v.s, r.s, j);
 }
 
 static void explain(card *c) {
@@ -584,20 +596,20 @@ static void explain(card *c) {
     }
 }
 
-static int build(const tf_trace *t, const tf_model *m, int stage, int row, int col, arith_line *out, int max) {
-    card c = {.t = t, .out = out, .max = max, .row = row, .col = col};
+static int build(const tf_trace *t, const tf_model *m, int stage, int row, int col, const render_opts *o, arith_line *out, int max) {
+    card c = {.t = t, .out = out, .max = max, .row = row, .col = col, .o = o};
     if (!t || stage < 0 || stage >= t->n) {
-        put(&c, K_HEAD, "No stage to explain: choose a stage, then one of its cells.");
+        put(&c, K_HEAD, render_tr(c.o, "No stage to explain: choose a stage, then one of its cells."));
         return c.n;
     }
     const tf_stage *s = c.s = &t->stages[stage];
     c.stage = stage;
     if (row < 0 || col < 0) {
-        put(&c, K_HEAD, "Choose a cell of %s to see how its value is computed.", s->id);
+        put(&c, K_HEAD, render_tr(c.o, "Choose a cell of %s to see how its value is computed."), s->id);
         return c.n;
     }
     if (row >= s->rows || col >= s->cols) {
-        put(&c, K_HEAD, "Cell [%d, %d] is outside %s, which is %d × %d: rows go 0…%d and columns 0…%d.", row, col, s->id, s->rows,
+        put(&c, K_HEAD, render_tr(c.o, "Cell [%d, %d] is outside %s, which is %d × %d: rows go 0…%d and columns 0…%d."), row, col, s->id, s->rows,
             s->cols, s->rows - 1, s->cols - 1);
         return c.n;
     }
@@ -607,20 +619,24 @@ static int build(const tf_trace *t, const tf_model *m, int stage, int row, int c
     return c.n;
 }
 
-int render_arith_lines(const tf_trace *t, const tf_model *m, int stage, int row, int col, char lines[][200], int max) {
+int render_arith_lines(const tf_trace *t, const tf_model *m, int stage, int row, int col, const render_opts *o, char lines[][200], int max) {
     arith_line buf[MAX_LINES];
-    int n = build(t, m, stage, row, col, buf, max < MAX_LINES ? max : MAX_LINES);
+    int n = build(t, m, stage, row, col, o, buf, max < MAX_LINES ? max : MAX_LINES);
     for (int i = 0; i < n; i++) memcpy(lines[i], buf[i].text, LINE_BYTES);
     return n;
 }
 
 // ---------------------------------------------------------------- the card
-static render_text_style line_style(int kind, double fs, const render_theme *th, double width) {
+// A line of the card; in a right-to-left card every line is aligned to the
+// right, sentences run right to left and numbers and formulas left to right.
+static render_text_style line_style(int kind, double fs, const render_theme *th, double width, int rtl) {
     render_text_style st = render_style(fs, th->fg);
     st.width = width;
+    st.align = rtl ? RENDER_ALIGN_RIGHT : RENDER_ALIGN_LEFT;
+    st.dir = rtl && (kind == K_HEAD || kind == K_TEXT || kind == K_NOTE) ? RENDER_DIR_RTL : RENDER_DIR_LTR;
     switch (kind) {
     case K_HEAD: st.size = fs * 1.1; st.bold = 1; break;
-    case K_NOTE: st.size = fs * 0.92; st.italic = 1; st.color = th->muted; break;
+    case K_NOTE: st.size = fs * 0.92; st.italic = !rtl; st.color = th->muted; break;
     case K_MATH: st.size = fs * 1.12; break;
     case K_TERM: st.size = fs * 1.06; break;
     case K_PICK: st.size = fs * 1.06; st.bold = 1; break;
@@ -634,10 +650,12 @@ static render_text_style line_style(int kind, double fs, const render_theme *th,
 // gets the same height (pango's line_height), so a line with a Persian or
 // Arabic token, whose font is taller, keeps the pitch and baseline of the
 // others; a leading left-to-right mark keeps the paragraph left to right
-// even when it starts with such a token.
+// even when it starts with such a token (a right-to-left mark, for a
+// sentence of a right-to-left card: st->dir).
 static double paragraph(cairo_t *cr, const char *text, double x, double y, const render_text_style *st) {
     char buf[LINE_BYTES * 5 + 64];
-    size_t k = (size_t)snprintf(buf, sizeof buf, "<span line_height='%d'>\u200E", (int)(st->size * 1.4 * 1024)); // Pango units
+    size_t k = (size_t)snprintf(buf, sizeof buf, "<span line_height='%d'>%s", (int)(st->size * 1.4 * 1024), // Pango units
+                                st->dir == RENDER_DIR_RTL ? "\u200F" : "\u200E");
     for (const char *p = text; *p && k + 8 < sizeof buf; p++) {
         const char *e = *p == '&' ? "&amp;" : *p == '<' ? "&lt;" : *p == '>' ? "&gt;" : NULL;
         if (e) k += (size_t)snprintf(buf + k, sizeof buf - k, "%s", e);
@@ -652,20 +670,22 @@ static double paragraph(cairo_t *cr, const char *text, double x, double y, const
 // it is drawn); drawing on scratch itself only measures. notes 0 leaves out
 // the asides (for a small panel).
 static double card_pass(cairo_t *cr, cairo_t *scratch, const tf_stage *s, const arith_line *L, int n, const render_theme *th,
-                        int hc, double fs, double w, int notes) {
+                        const render_opts *o, double fs, double w, int notes) {
+    int hc = o->high_contrast, rtl = o->rtl;
     double pad = fs * 1.2, x = pad, inner = w - 2 * pad, y = pad * 0.8;
     if (s) { // the title says what the card is when there is room for it on one line
-        char title[160];
-        snprintf(title, sizeof title, "%s · how one value is computed", s->title);
-        render_text_style ts = render_style(fs * 1.45, th->fg);
-        ts.bold = 1;
+        char title[300];
+        snprintf(title, sizeof title, render_tr(o, "%s · how one value is computed"), render_tr(o, s->title));
+        render_text_style ts = line_style(K_HEAD, fs, th, 0, rtl);
+        ts.size = fs * 1.45;
         double tw, tht;
         render_text_size(cr, title, &ts, &tw, &tht);
         ts.width = inner;
-        y += paragraph(cr, tw <= inner ? title : s->title, x, y, &ts);
-        render_text_style fsub = render_style(fs * 0.95, th->muted);
-        fsub.width = inner;
-        y += paragraph(cr, s->formula, x, y, &fsub) + fs * 0.5;
+        y += paragraph(cr, tw <= inner ? title : render_tr(o, s->title), x, y, &ts);
+        render_text_style fsub = line_style(K_MATH, fs, th, inner, rtl);
+        fsub.size = fs * 0.95;
+        fsub.color = th->muted;
+        y += paragraph(cr, render_tr(o, s->formula), x, y, &fsub) + fs * 0.5;
     }
     int prev = -1;
     for (int k = 0; k < n; k++) {
@@ -685,7 +705,7 @@ static double card_pass(cairo_t *cr, cairo_t *scratch, const tf_stage *s, const 
         }
         if (kind == K_RESULT) { // the value itself, in an accent box
             double bp = fs * 0.45, bar = fs * 0.35;
-            render_text_style st = line_style(kind, fs, th, inner - 2 * bp - bar);
+            render_text_style st = line_style(kind, fs, th, inner - 2 * bp - bar, rtl);
             double bh = paragraph(scratch, L[k].text, 0, 0, &st) + 2 * bp;
             render_rgb tint = {th->bg.r + (th->accent.r - th->bg.r) * 0.14, th->bg.g + (th->accent.g - th->bg.g) * 0.14,
                                th->bg.b + (th->accent.b - th->bg.b) * 0.14};
@@ -693,17 +713,17 @@ static double card_pass(cairo_t *cr, cairo_t *scratch, const tf_stage *s, const 
             cairo_rectangle(cr, x, y, inner, bh);
             cairo_fill(cr);
             render_set_rgb(cr, th->accent);
-            cairo_rectangle(cr, x, y, bar, bh);
+            cairo_rectangle(cr, rtl ? x + inner - bar : x, y, bar, bh); // the accent bar on the side the line starts
             cairo_fill(cr);
             cairo_set_line_width(cr, hc ? 2.5 : 1.2);
             cairo_rectangle(cr, x, y, inner, bh);
             cairo_stroke(cr);
-            paragraph(cr, L[k].text, x + bar + bp, y + bp, &st);
+            paragraph(cr, L[k].text, rtl ? x + bp : x + bar + bp, y + bp, &st);
             y += bh;
         } else {
             double indent = kind == K_TERM || kind == K_PICK ? fs * 1.5 : 0;
-            render_text_style st = line_style(kind, fs, th, inner - indent);
-            y += paragraph(cr, L[k].text, x + indent, y, &st);
+            render_text_style st = line_style(kind, fs, th, inner - indent, rtl);
+            y += paragraph(cr, L[k].text, rtl ? x : x + indent, y, &st);
         }
         prev = kind;
     }
@@ -712,13 +732,13 @@ static double card_pass(cairo_t *cr, cairo_t *scratch, const tf_stage *s, const 
 
 // The largest base font size up to fs0 at which the card fits the height h
 // (bisection down to 6 px).
-static double fit_size(cairo_t *scratch, const tf_stage *s, const arith_line *L, int n, const render_theme *th, int hc,
+static double fit_size(cairo_t *scratch, const tf_stage *s, const arith_line *L, int n, const render_theme *th, const render_opts *o,
                        double fs0, double w, double h, int notes) {
-    if (card_pass(scratch, scratch, s, L, n, th, hc, fs0, w, notes) <= h) return fs0;
+    if (card_pass(scratch, scratch, s, L, n, th, o, fs0, w, notes) <= h) return fs0;
     double lo = 6, hi = fs0;
     for (int k = 0; k < 6; k++) {
         double mid = (lo + hi) / 2;
-        if (card_pass(scratch, scratch, s, L, n, th, hc, mid, w, notes) <= h) lo = mid;
+        if (card_pass(scratch, scratch, s, L, n, th, o, mid, w, notes) <= h) lo = mid;
         else hi = mid;
     }
     return lo;
@@ -732,7 +752,7 @@ void render_arithmetic(cairo_t *cr, const tf_trace *t, const tf_model *m, int st
     cairo_rectangle(cr, 0, 0, w, h);
     cairo_fill(cr);
     arith_line L[MAX_LINES];
-    int n = build(t, m, stage, o->cell_row, o->cell_col, L, MAX_LINES);
+    int n = build(t, m, stage, o->cell_row, o->cell_col, o, L, MAX_LINES);
     const tf_stage *s = t && stage >= 0 && stage < t->n ? &t->stages[stage] : NULL;
     // Size from the width and the user's text scale, then as large as still
     // fits the height (measured on a 1×1 scratch surface); when that is below
@@ -741,12 +761,12 @@ void render_arithmetic(cairo_t *cr, const tf_trace *t, const tf_model *m, int st
     cairo_t *scratch = cairo_create(one);
     double fs0 = fmin(fmax(w / 30, 11), 20) * (o->text_scale > 0 ? o->text_scale : 1);
     int notes = 1;
-    double fs = fit_size(scratch, s, L, n, &th, o->high_contrast, fs0, w, h, 1);
+    double fs = fit_size(scratch, s, L, n, &th, o, fs0, w, h, 1);
     if (fs < 12 && fs < fs0) {
-        double bare = fit_size(scratch, s, L, n, &th, o->high_contrast, fs0, w, h, 0);
+        double bare = fit_size(scratch, s, L, n, &th, o, fs0, w, h, 0);
         if (bare > fs) { fs = bare; notes = 0; }
     }
-    card_pass(cr, scratch, s, L, n, &th, o->high_contrast, fs, w, notes);
+    card_pass(cr, scratch, s, L, n, &th, o, fs, w, notes);
     cairo_destroy(scratch);
     cairo_surface_destroy(one);
 }

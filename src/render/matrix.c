@@ -8,45 +8,53 @@
 #include <string.h>
 
 // ---------------------------------------------------------------- titles and captions
-static const char *part_name(tf_side p) {
-    switch (p) {
-    case TF_SIDE_SRC: return "Source";
-    case TF_SIDE_ENC: return "Encoder";
-    case TF_SIDE_TGT: return "Target";
-    case TF_SIDE_DEC: return "Decoder";
-    default: return "Output";
-    }
+// "Encoder" or "Encoder layer 2": where a stage is, in the language of o.
+static void where(const tf_stage *s, const render_opts *o, char *buf, size_t n) {
+    static const char *const sides[] = {N_("Source"), N_("Encoder"), N_("Target"), N_("Decoder"), N_("Output")};
+    if (s->layer < 0) snprintf(buf, n, "%s", render_tr(o, sides[s->side]));
+    else if (s->side == TF_SIDE_ENC) snprintf(buf, n, render_tr(o, "Encoder layer %d"), s->layer + 1);
+    else snprintf(buf, n, render_tr(o, "Decoder layer %d"), s->layer + 1);
 }
 
-static const char *sublayer_name(const tf_stage *s) {
+static const char *sublayer_name(const tf_stage *s, const render_opts *o) {
     switch (s->sublayer) {
-    case TF_SUB_CROSS_ATTN: return "Cross-attention";
-    case TF_SUB_SELF_ATTN: return s->side == TF_SIDE_DEC ? "Masked self-attention" : "Self-attention";
-    case TF_SUB_FFN: return "Feed-forward";
+    case TF_SUB_CROSS_ATTN: return render_tr(o, "Cross-attention");
+    case TF_SUB_SELF_ATTN: return s->side == TF_SIDE_DEC ? render_tr(o, "Masked self-attention") : render_tr(o, "Self-attention");
+    case TF_SUB_FFN: return render_tr(o, "Feed-forward");
     default: return NULL;
     }
 }
 
-void render_stage_title(const tf_trace *t, int stage, char *buf, size_t n) {
+void render_stage_title(const tf_trace *t, int stage, const render_opts *o, char *buf, size_t n) {
     const tf_stage *s = &t->stages[stage];
-    const char *sub = sublayer_name(s);
-    int k = 0;
-    if (s->layer >= 0) k = snprintf(buf, n, "%s layer %d", part_name(s->side), s->layer + 1);
-    else k = snprintf(buf, n, "%s", part_name(s->side));
-    if (sub && k >= 0 && (size_t)k < n) k += snprintf(buf + k, n - (size_t)k, " · %s", sub);
-    if (s->head >= 0 && k >= 0 && (size_t)k < n) k += snprintf(buf + k, n - (size_t)k, " · Head %d", s->head + 1);
-    if (k >= 0 && (size_t)k < n) snprintf(buf + k, n - (size_t)k, " — %s", s->title);
+    const char *sub = sublayer_name(s, o);
+    char at[96], head[48] = "";
+    where(s, o, at, sizeof at);
+    if (s->head >= 0) snprintf(head, sizeof head, render_tr(o, "Head %d"), s->head + 1);
+    snprintf(buf, n, "%s%s%s%s%s — %s", at, sub ? " · " : "", sub ? sub : "", head[0] ? " · " : "", head, render_tr(o, s->title));
 }
 
-static const char *axis_caption(const tf_stage *s, int cols) {
+static const char *axis_caption(const tf_stage *s, int cols, const render_opts *o) {
     tf_axis a = cols ? s->col_axis : s->row_axis;
     int attn = tf_stage_is_attention_square(s);
     switch (a) {
-    case TF_AXIS_SRC: return attn ? (cols ? "keys: source words" : "queries: source words") : "source tokens";
-    case TF_AXIS_TGT: return attn ? (cols ? "keys: target words" : "queries: target words") : "target tokens (decoder input)";
-    case TF_AXIS_VOCAB: return "target vocabulary";
-    default: return s->op == TF_OP_FFN_HIDDEN ? "hidden unit (d_ff)" : s->head >= 0 ? "dimension of the head (d_k)" : "dimension (d_model)";
+    case TF_AXIS_SRC: return render_tr(o, attn ? (cols ? N_("keys: source words") : N_("queries: source words")) : N_("source tokens"));
+    case TF_AXIS_TGT:
+        return render_tr(o, attn ? (cols ? N_("keys: target words") : N_("queries: target words")) : N_("target tokens (decoder input)"));
+    case TF_AXIS_VOCAB: return render_tr(o, "target vocabulary");
+    default:
+        return render_tr(o, s->op == TF_OP_FFN_HIDDEN ? N_("hidden unit (d_ff)") : s->head >= 0 ? N_("dimension of the head (d_k)")
+                                                                                              : N_("dimension (d_model)"));
     }
+}
+
+// A heading line at the top of a view, from the start side of the language
+// (the right for Persian and Arabic); returns its height.
+static double heading(cairo_t *cr, const char *text, double pad, double y, double w, const render_opts *o, render_text_style *st) {
+    st->max_width = w - 2 * pad;
+    st->dir = o && o->rtl ? RENDER_DIR_RTL : RENDER_DIR_AUTO;
+    st->align = o && o->rtl ? RENDER_ALIGN_RIGHT : RENDER_ALIGN_LEFT;
+    return render_text(cr, text, o && o->rtl ? w - pad : pad, y, st);
 }
 
 // ---------------------------------------------------------------- colour scale
@@ -286,7 +294,8 @@ static void draw_labels(cairo_t *cr, const tf_trace *t, const tf_stage *s, const
     }
 }
 
-static void draw_colorbar(cairo_t *cr, const tf_stage *s, const scale *sc, const layout *L, const render_theme *th, double bar_h) {
+static void draw_colorbar(cairo_t *cr, const tf_stage *s, const scale *sc, const layout *L, const render_theme *th, double bar_h,
+                          const render_opts *o) {
     double x = L->bar_x, y = L->gy, bw = L->fs * 1.2;
     cairo_pattern_t *g = cairo_pattern_create_linear(0, y + bar_h, 0, y);
     for (int k = 0; k <= 32; k++) {
@@ -310,14 +319,14 @@ static void draw_colorbar(cairo_t *cr, const tf_stage *s, const scale *sc, const
         cairo_stroke(cr);
         render_text(cr, render_format_value((float)v, buf, sizeof buf, 2), x + bw + L->fs * 0.45, ty - L->fs * 0.6, &st);
     }
-    const char *what = sc->prob ? "probability" : s->kind == TF_KIND_MASKED || s->op == TF_OP_SCORES || s->op == TF_OP_SCALED
-                                                      ? "score" : "value";
+    const char *what = render_tr(o, sc->prob ? N_("probability")
+                                    : s->kind == TF_KIND_MASKED || s->op == TF_OP_SCORES || s->op == TF_OP_SCALED ? N_("score") : N_("value"));
     render_text_style cap = render_style(L->fs * 0.85, th->muted);
     render_text(cr, what, x, y + bar_h + L->fs * 0.5, &cap);
     if (s->kind == TF_KIND_MASKED) { // legend for the mask pattern
         double sy = y + bar_h + L->fs * 2.1, sw = L->fs * 1.6;
         hatch(cr, x, sy, sw, sw, th);
-        render_text(cr, "−∞ masked", x + sw + L->fs * 0.4, sy + sw / 2 - L->fs * 0.6, &cap);
+        render_text(cr, render_tr(o, "−∞ masked"), x + sw + L->fs * 0.4, sy + sw / 2 - L->fs * 0.6, &cap);
     }
 }
 
@@ -335,29 +344,30 @@ static void paint_bg(cairo_t *cr, const render_theme *th, double w, double h) {
     cairo_fill(cr);
 }
 
-static void draw_header(cairo_t *cr, const tf_trace *t, int stage, const layout *L, const render_theme *th, double w) {
+static void draw_header(cairo_t *cr, const tf_trace *t, int stage, const layout *L, const render_theme *th, double w,
+                        const render_opts *o) {
     const tf_stage *s = &t->stages[stage];
-    char title[200], sub[320];
-    render_stage_title(t, stage, title, sizeof title);
+    char title[300], sub[400];
+    render_stage_title(t, stage, o, title, sizeof title);
     double pad = L->fs * 0.9;
     render_text_style ts = render_style(L->fs * 1.5, th->fg);
     ts.bold = 1;
-    ts.max_width = w - 2 * pad;
     double y = pad * 0.8;
-    y += render_text(cr, title, pad, y, &ts);
-    snprintf(sub, sizeof sub, "%s    ·    %s    ·    %d × %d", s->formula, s->id, s->rows, s->cols);
+    y += heading(cr, title, pad, y, w, o, &ts);
+    // the formula, the id and the size: each an isolate, so a right-to-left line keeps each in its order
+    if (o && o->rtl) snprintf(sub, sizeof sub, "\u2068%s\u2069    ·    \u2068%s\u2069    ·    \u2068%d × %d\u2069", render_tr(o, s->formula), s->id, s->rows, s->cols);
+    else snprintf(sub, sizeof sub, "%s    ·    %s    ·    %d × %d", s->formula, s->id, s->rows, s->cols);
     render_text_style ss = render_style(L->fs, th->muted);
-    ss.max_width = w - 2 * pad;
-    render_text(cr, sub, pad, y + L->fs * 0.15, &ss);
+    heading(cr, sub, pad, y + L->fs * 0.15, w, o, &ss);
 }
 
-static void draw_captions(cairo_t *cr, const tf_stage *s, const layout *L, const render_theme *th) {
+static void draw_captions(cairo_t *cr, const tf_stage *s, const layout *L, const render_theme *th, const render_opts *o) {
     render_text_style cs = render_style(L->fs * 0.95, th->muted);
-    cs.italic = 1;
+    cs.italic = !(o && o->rtl); // (no slanted Persian or Arabic)
     cs.align = RENDER_ALIGN_CENTER;
-    render_text(cr, axis_caption(s, 1), L->gx + L->gw / 2, L->gy - L->col_lab_h - L->fs * 1.5, &cs);
+    render_text(cr, axis_caption(s, 1, o), L->gx + L->gw / 2, L->gy - L->col_lab_h - L->fs * 1.5, &cs);
     cs.angle = -M_PI / 2;
-    render_text(cr, axis_caption(s, 0), L->gx - L->row_lab_w - L->fs * 1.6, L->gy + L->gh / 2, &cs);
+    render_text(cr, axis_caption(s, 0, o), L->gx - L->row_lab_w - L->fs * 1.6, L->gy + L->gh / 2, &cs);
 }
 
 void render_matrix(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h) {
@@ -369,12 +379,12 @@ void render_matrix(cairo_t *cr, const tf_trace *t, int stage, const render_opts 
     matrix_layout(cr, t, s, o, w, h, 0, &L);
     scale sc;
     scale_for(&sc, &s, 1, o);
-    draw_header(cr, t, stage, &L, &th, w);
-    draw_captions(cr, s, &L, &th);
+    draw_header(cr, t, stage, &L, &th, w, o);
+    draw_captions(cr, s, &L, &th, o);
     draw_cells(cr, s, &sc, &L, &th);
     draw_labels(cr, t, s, &L, &th);
     draw_selection(cr, s, &L, o, &th);
-    draw_colorbar(cr, s, &sc, &L, &th, fmin(fmax(L.gh, L.fs * 8), h - L.gy - L.fs * 5));
+    draw_colorbar(cr, s, &sc, &L, &th, fmin(fmax(L.gh, L.fs * 8), h - L.gy - L.fs * 5), o);
 }
 
 // The layout render_matrix uses at this size, measured on a scratch surface.
@@ -453,19 +463,21 @@ static void draw_multiples(cairo_t *cr, const tf_trace *t, int stage, const rend
     layout Lh; // header sizes from a full layout
     matrix_layout(cr, t, s, o, w, h, 0, &Lh);
     double fs = Lh.fs, pad = fs * 0.9;
-    char title[200];
+    char title[400], at[96], which[96];
     render_text_style ts = render_style(fs * 1.5, th.fg);
     ts.bold = 1;
-    ts.max_width = w - 2 * pad;
-    const char *sub = sublayer_name(s);
-    if (all_layers) snprintf(title, sizeof title, "%s · %s — %s, every layer and head", part_name(s->side), sub, s->title);
-    else snprintf(title, sizeof title, "%s layer %d · %s — %s, all %d heads", part_name(s->side), s->layer + 1, sub, s->title, H);
-    double y = pad * 0.8 + render_text(cr, title, pad, pad * 0.8, &ts);
+    tf_stage side = *s;
+    if (all_layers) side.layer = -1;
+    where(&side, o, at, sizeof at);
+    if (all_layers) snprintf(which, sizeof which, "%s", render_tr(o, "every layer and head"));
+    else snprintf(which, sizeof which, render_tr(o, "all %d heads"), H);
+    snprintf(title, sizeof title, "%s · %s — %s, %s", at, sublayer_name(s, o), render_tr(o, s->title), which);
+    double y = pad * 0.8 + heading(cr, title, pad, pad * 0.8, w, o, &ts);
     render_text_style ss = render_style(fs, th.muted);
-    char subt[300];
-    snprintf(subt, sizeof subt, "%s    ·    rows: %s, columns: %s", s->formula, axis_caption(s, 0), axis_caption(s, 1));
-    ss.max_width = w - 2 * pad;
-    render_text(cr, subt, pad, y + fs * 0.15, &ss);
+    char subt[400], axes[300];
+    snprintf(axes, sizeof axes, render_tr(o, "rows: %s, columns: %s"), axis_caption(s, 0, o), axis_caption(s, 1, o));
+    snprintf(subt, sizeof subt, o && o->rtl ? "\u2068%s\u2069    ·    %s" : "%s    ·    %s", render_tr(o, s->formula), axes);
+    heading(cr, subt, pad, y + fs * 0.15, w, o, &ss);
     double top = Lh.title_h + (all_layers ? fs * 1.4 : 0), bar = fs * 7.5, left = all_layers ? fs * 5 : pad;
     double aw = w - left - pad - bar, ah = h - top - pad;
     int cols = all_layers ? H : (H <= 4 ? H : (H + 1) / 2), rows = all_layers ? nl : (H + cols - 1) / cols;
@@ -474,26 +486,26 @@ static void draw_multiples(cairo_t *cr, const tf_trace *t, int stage, const rend
     for (int k = 0; k < n; k++) {
         int r = all_layers ? k / H : k / cols, c = all_layers ? k % H : k % cols;
         int hd = k % H;
-        snprintf(label, sizeof label, all_layers ? "" : "Head %d", hd + 1);
+        snprintf(label, sizeof label, all_layers ? "" : render_tr(o, "Head %d"), hd + 1);
         draw_panel(cr, t, (int)(all[k] - t->stages), &sc, o, &th, left + c * pw, top + r * ph, pw * 0.96, ph * 0.96, label);
         if (all_layers && r == 0) {
             render_text_style hs = render_style(fs, th.fg);
             hs.bold = 1;
             hs.align = RENDER_ALIGN_CENTER;
-            snprintf(label, sizeof label, "Head %d", hd + 1);
+            snprintf(label, sizeof label, render_tr(o, "Head %d"), hd + 1);
             render_text(cr, label, left + c * pw + pw * 0.48, top - fs * 1.3, &hs);
         }
         if (all_layers && c == 0) {
             render_text_style ls = render_style(fs, th.fg);
             ls.bold = 1;
-            snprintf(label, sizeof label, "Layer %d", first + r + 1);
+            snprintf(label, sizeof label, render_tr(o, "Layer %d"), first + r + 1);
             render_text(cr, label, pad * 0.5, top + r * ph + ph / 2 - fs, &ls);
         }
     }
     layout Lb = Lh;
     Lb.bar_x = w - bar + fs * 0.5;
     Lb.gy = top + fs * 1.5;
-    draw_colorbar(cr, s, &sc, &Lb, &th, fmin(ah * 0.6, fs * 20));
+    draw_colorbar(cr, s, &sc, &Lb, &th, fmin(ah * 0.6, fs * 20), o);
 }
 
 void render_heads(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h) {

@@ -21,10 +21,12 @@ typedef struct {
     int P, D;            // positions, dimensions
     int model_C;         // d_model of the loaded model, 0 without one
     double fs, pad, lw;  // base font size, margin, line width
+    const render_opts *o; // its language
 } fig;
 
 static void fig_init(fig *f, const tf_model *m, const render_opts *o, double w, double h) {
     f->th = render_theme_get(o);
+    f->o = o;
     f->model_C = m ? m->cfg.C : 0;
     f->P = o->pe_positions > 0 ? o->pe_positions : PE_DEFAULT_POSITIONS;
     f->D = o->pe_dims > 0 ? o->pe_dims : f->model_C > PE_MIN_DIMS ? f->model_C : PE_MIN_DIMS;
@@ -72,10 +74,12 @@ static double draw_header(cairo_t *cr, const fig *f, const char *title, const ch
     render_text_style ts = render_style(f->fs * 1.5, f->th.fg);
     ts.bold = 1;
     ts.width = fmax(w - 2 * f->pad, f->fs);
+    if (f->o->rtl) { ts.dir = RENDER_DIR_RTL; ts.align = RENDER_ALIGN_RIGHT; } // the title from the right; the formula stays left to right
     double y = f->pad * 0.8;
     y += render_text(cr, title, f->pad, y, &ts);
     render_text_style ss = render_style(f->fs * 0.95, f->th.muted);
     ss.width = ts.width;
+    ss.align = ts.align;
     y += f->fs * 0.2;
     return y + render_markup(cr, sub_markup, f->pad, y, &ss);
 }
@@ -93,7 +97,7 @@ static void formula_markup(const fig *f, char *buf, size_t n, const char *extra)
                      "PE%s(pos, 2i+1)</span> = cos(pos / 10000%s2i/d</span>),   d = d%smodel</span> = %d",
                      sub, sup, sub, sup, sub, f->D);
     if (f->model_C && f->model_C != f->D && k >= 0 && (size_t)k < n)
-        k += snprintf(buf + k, n - (size_t)k, " (the loaded model: %d)", f->model_C);
+        k += snprintf(buf + k, n - (size_t)k, render_tr(f->o, " (the loaded model: %d)"), f->model_C);
     if (extra && k >= 0 && (size_t)k < n) snprintf(buf + k, n - (size_t)k, "\n%s", extra);
 }
 
@@ -144,11 +148,11 @@ static void cell_ticks(cairo_t *cr, const fig *f, double gx, double gy, double g
 // along the left edge (left at x, centred on cy).
 static void captions(cairo_t *cr, const fig *f, const char *bottom, double cx, double y, const char *left, double x, double cy) {
     render_text_style cs = render_style(f->fs * 0.95, f->th.muted);
-    cs.italic = 1;
+    cs.italic = !f->o->rtl;
     cs.align = RENDER_ALIGN_CENTER;
-    render_text(cr, bottom, cx, y, &cs);
+    render_text(cr, render_tr(f->o, bottom), cx, y, &cs);
     cs.angle = -M_PI / 2;
-    render_text(cr, left, x, cy, &cs);
+    render_text(cr, render_tr(f->o, left), x, cy, &cs);
 }
 
 // A vertical colour bar (lo at the bottom) with labelled ticks to its right
@@ -236,13 +240,13 @@ void render_pe_heatmap(cairo_t *cr, const tf_model *m, const render_opts *o, dou
     fig_init(&f, m, o, w, h);
     paint_bg(cr, &f, w, h);
     char title[160], sub[900], buf[16];
-    snprintf(title, sizeof title, "Sinusoidal positional encoding — %d positions × %d dimensions", f.P, f.D);
+    snprintf(title, sizeof title, render_tr(o, "Sinusoidal positional encoding — %d positions × %d dimensions"), f.P, f.D);
     formula_markup(&f, sub, sizeof sub, NULL);
     double top = draw_header(cr, &f, title, sub, w) + f.fs * 1.0;
     render_text_style ls = render_style(f.fs * 0.85, f.th.fg);
     snprintf(buf, sizeof buf, "%d", f.P - 1);
     double gx = f.pad + f.fs * 1.6 + text_width(cr, buf, &ls) + f.fs * 0.7;
-    double right = w - f.pad - colorbar_room(cr, &f, "−0.5", "PE value");
+    double right = w - f.pad - colorbar_room(cr, &f, "−0.5", render_tr(o, "PE value"));
     double bottom = h - f.pad - f.fs * 1.5 - f.fs * 1.5;
     double gw = right - gx, gh = bottom - top;
     if (gw < 8 || gh < 8) return;
@@ -253,10 +257,10 @@ void render_pe_heatmap(cairo_t *cr, const tf_model *m, const render_opts *o, dou
     free(pe);
     frame(cr, &f, gx, top, gw, gh);
     cell_ticks(cr, &f, gx, top, gw, gh, f.P, f.D, decimal_steps, NSTEPS(decimal_steps), binary_steps, NSTEPS(binary_steps));
-    captions(cr, &f, "dimension  (even 2i: sin, odd 2i+1: cos)", gx + gw / 2, bottom + f.fs * 1.5, "position", f.pad,
+    captions(cr, &f, N_("dimension  (even 2i: sin, odd 2i+1: cos)"), gx + gw / 2, bottom + f.fs * 1.5, "position", f.pad,
              top + gh / 2);
     static const double ticks[] = {-1, -0.5, 0, 0.5, 1};
-    colorbar(cr, &f, cmap, -1, 1, ticks, 5, "PE value", right + f.fs * 1.5, top, fmax(gh - f.fs * 1.8, f.fs * 4));
+    colorbar(cr, &f, cmap, -1, 1, ticks, 5, render_tr(o, "PE value"), right + f.fs * 1.5, top, fmax(gh - f.fs * 1.8, f.fs * 4));
 }
 
 // ---------------------------------------------------------------- curves
@@ -297,8 +301,8 @@ void render_pe_curves(cairo_t *cr, const tf_model *m, const render_opts *o, doub
     paint_bg(cr, &f, w, h);
     int dims[8], nd = curve_dims(&f, o, dims);
     char title[160], sub[1000], buf[64];
-    snprintf(title, sizeof title, "Positional encoding as waves of different wavelengths");
-    formula_markup(&f, sub, sizeof sub, "Lines: the formula between positions; dots: the values the model adds at whole positions.");
+    snprintf(title, sizeof title, "%s", render_tr(o, "Positional encoding as waves of different wavelengths"));
+    formula_markup(&f, sub, sizeof sub, render_tr(o, "Lines: the formula between positions; dots: the values the model adds at whole positions."));
     double top = draw_header(cr, &f, title, sub, w) + f.fs * 1.2;
     // (max(P, 2), D): position 1 gives each dimension's angular frequency ω
     float *pe = pe_table(f.P > 1 ? f.P : 2, f.D);
@@ -311,8 +315,8 @@ void render_pe_curves(cairo_t *cr, const tf_model *m, const render_opts *o, doub
         // sin ω and cos ω of one pair at position 1 (ω ≤ 1, so atan2 recovers it)
         omega[k] = b + 1 < f.D ? atan2(pe[f.D + b], pe[f.D + b + 1]) : asin(pe[f.D + b]);
         wave[k] = 2 * M_PI / omega[k];
-        snprintf(names[k], sizeof names[k], "dim %d (%s)", d, d & 1 ? "cos" : "sin");
-        snprintf(waves[k], sizeof waves[k], "wavelength %s positions", fmt_num(wave[k], buf, sizeof buf));
+        snprintf(names[k], sizeof names[k], d & 1 ? render_tr(o, "dim %d (cos)") : render_tr(o, "dim %d (sin)"), d);
+        snprintf(waves[k], sizeof waves[k], render_tr(o, "wavelength %s positions"), fmt_num(wave[k], buf, sizeof buf));
         legend_w = fmax(legend_w, fmax(text_width(cr, names[k], &ls), text_width(cr, waves[k], &ws)));
     }
     double swatch = f.fs * 2.4;
@@ -360,7 +364,7 @@ void render_pe_curves(cairo_t *cr, const tf_model *m, const render_opts *o, doub
         snprintf(buf, sizeof buf, "%d", p);
         render_text(cr, buf, X(p), bottom + f.fs * 0.4, &ts);
     }
-    captions(cr, &f, "position", gx + gw / 2, bottom + f.fs * 1.5, "PE value", f.pad, top + gh / 2);
+    captions(cr, &f, N_("position"), gx + gw / 2, bottom + f.fs * 1.5, N_("PE value"), f.pad, top + gh / 2);
     // the curves: the formula sampled between positions, a dot at each whole one
     const unsigned *pal = f.th.bg.r < 0.5 ? dark_lines : light_lines;
     double r = f.fs * 0.2 * (o->high_contrast ? 1.25 : 1), lw = f.lw * 2.2;
@@ -447,13 +451,13 @@ void render_pe_similarity(cairo_t *cr, const tf_model *m, const render_opts *o, 
         }
     free(pe);
     char title[160], sub[1200], extra[300], buf[32];
-    snprintf(title, sizeof title, "Dot product of positional encodings: nearby positions are similar");
+    snprintf(title, sizeof title, "%s", render_tr(o, "Dot product of positional encodings: nearby positions are similar"));
     // for even D, PE(i)·PE(j) = Σ cos(ω (i − j)): D/2 on the diagonal, a function of i − j alone
     if (D % 2 == 0)
-        snprintf(extra, sizeof extra, "PE(i)·PE(j) for %d positions: largest on the diagonal (d/2 = %s), "
-                 "and it depends only on the distance |i − j|.", P, fmt_num(D / 2.0, buf, sizeof buf));
+        snprintf(extra, sizeof extra, render_tr(o, "PE(i)·PE(j) for %d positions: largest on the diagonal (d/2 = %s), "
+                 "and it depends only on the distance |i − j|."), P, fmt_num(D / 2.0, buf, sizeof buf));
     else
-        snprintf(extra, sizeof extra, "PE(i)·PE(j) for %d positions: close positions have similar encodings.", P);
+        snprintf(extra, sizeof extra, render_tr(o, "PE(i)·PE(j) for %d positions: close positions have similar encodings."), P);
     formula_markup(&f, sub, sizeof sub, extra);
     double top = draw_header(cr, &f, title, sub, w) + f.fs * 1.0;
     render_cmap cmap = o->cmap_set ? o->cmap : RENDER_CMAP_VIRIDIS;
@@ -477,7 +481,7 @@ void render_pe_similarity(cairo_t *cr, const tf_model *m, const render_opts *o, 
     free(sim);
     frame(cr, &f, gx, top, side, side);
     cell_ticks(cr, &f, gx, top, side, side, P, P, decimal_steps, NSTEPS(decimal_steps), decimal_steps, NSTEPS(decimal_steps));
-    captions(cr, &f, "position j", gx + side / 2, top + side + f.fs * 1.5, "position i", gx - (left - f.pad), top + side / 2);
+    captions(cr, &f, N_("position j"), gx + side / 2, top + side + f.fs * 1.5, N_("position i"), gx - (left - f.pad), top + side / 2);
     // the bar spans the colour map's range; ticks mark the real min and max
     double ticks[12], bh = fmax(side - f.fs * 1.8, f.fs * 4);
     int nt = hi > lo ? bar_ticks(lo, hi, bh * (hi - lo) / (chi - clo), f.fs, ticks) : (ticks[0] = lo, 1);

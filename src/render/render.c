@@ -15,6 +15,10 @@ void render_opts_default(render_opts *o) {
     o->cell_row = o->cell_col = -1;
 }
 
+const char *render_tr(const render_opts *o, const char *msgid) {
+    return o && o->translate && msgid && *msgid ? o->translate(msgid) : msgid;
+}
+
 render_theme render_theme_get(const render_opts *o) {
     if (o && o->high_contrast)
         return (render_theme){.bg = {0, 0, 0}, .fg = {1, 1, 1}, .muted = {0.85, 0.85, 0.85}, .grid = {0.6, 0.6, 0.6},

@@ -44,10 +44,17 @@ typedef struct {
     int pe_positions, pe_dims;  // PE figures: 0 = defaults (50 positions, max(d_model, 128) dims)
     int pe_curve_dims[8];       // PE curves: dimensions to plot; n_curve_dims 0 = defaults
     int n_curve_dims;
-    const char *(*translate)(const char *msgid); // interface words (the window: gettext); NULL: English as written
+    const char *(*translate)(const char *msgid); // interface words (gettext in the chosen language); NULL: English as written
+    int rtl;                    // a right-to-left language: titles and captions start at the right (matrices keep their orientation)
 } render_opts;
 
 void render_opts_default(render_opts *o);
+// An interface word in the language of o (o->translate), or as written.
+// `make pot` finds render_tr(o, "…") and N_("…").
+const char *render_tr(const render_opts *o, const char *msgid) __attribute__((format_arg(2)));
+#ifndef N_
+#define N_(s) (s)
+#endif
 render_theme render_theme_get(const render_opts *o);
 void render_set_rgb(cairo_t *cr, render_rgb c);
 
@@ -155,7 +162,7 @@ int render_matrix_hit(const tf_trace *t, int stage, const render_opts *o, double
 int render_matrix_cell_rect(const tf_trace *t, int stage, const render_opts *o, double w, double h, int row, int col,
                             double rect[4]);
 // The title line of a stage: "Encoder layer 1 · Self-attention · Head 2 — Attention weights".
-void render_stage_title(const tf_trace *t, int stage, char *buf, size_t n);
+void render_stage_title(const tf_trace *t, int stage, const render_opts *o, char *buf, size_t n);
 
 // pe.c
 void render_pe_heatmap(cairo_t *cr, const tf_model *m, const render_opts *o, double w, double h);
@@ -178,7 +185,7 @@ int render_architecture(cairo_t *cr, const tf_trace *t, const tf_model *m, int s
 // same content the card draws (the window's pinned panel uses them too):
 // e.g. for an attention weight the q·k terms, ÷ √d_k, the softmax numerator
 // and denominator, the result. Returns the number of lines (at most max).
-int render_arith_lines(const tf_trace *t, const tf_model *m, int stage, int row, int col, char lines[][200], int max);
+int render_arith_lines(const tf_trace *t, const tf_model *m, int stage, int row, int col, const render_opts *o, char lines[][200], int max);
 void render_arithmetic(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, const render_opts *o,
                        double w, double h);
 
