@@ -270,29 +270,33 @@ static double text_panel(cairo_t *cr, const app_state *s, const app_world *wd, c
     math.dir = RENDER_DIR_LTR;
     math.align = rtl ? RENDER_ALIGN_RIGHT : RENDER_ALIGN_LEFT;
     // The id isolated (it keeps its order in a right-to-left line) and in one
-    // piece: a word joiner after each '.' and '_' (split over two lines of
-    // right-to-left text, its halves would sit at opposite ends).
-    char id[200];
-    size_t k = (size_t)snprintf(id, sizeof id, "\u2068");
-    for (const char *p = st->id; *p && k + 8 < sizeof id; p++) {
-        id[k++] = *p;
-        if (*p == '.' || *p == '_') k += (size_t)snprintf(id + k, sizeof id - k, "\u2060");
+    // piece (split over two lines of right-to-left text, its halves would sit
+    // at opposite ends): pango may not break inside it. Ids are [a-z0-9._],
+    // nothing to escape; the translated words are escaped.
+    char id[200], fmt[200];
+    snprintf(id, sizeof id, "<span allow_breaks=\"false\">\u2068%s\u2069</span>", st->id);
+    size_t k = 0;
+    for (const char *p = _("Stage %d of %d · %s"); *p && k + 8 < sizeof fmt; p++) {
+        const char *e = *p == '&' ? "&amp;" : *p == '<' ? "&lt;" : *p == '>' ? "&gt;" : NULL;
+        if (e) k += (size_t)snprintf(fmt + k, sizeof fmt - k, "%s", e);
+        else fmt[k++] = *p;
     }
-    snprintf(id + k, sizeof id - k, "\u2069");
-    snprintf(buf, sizeof buf, _("Stage %d of %d · %s"), s->stage + 1, t->n, id);
-    y += render_text(cr, buf, x, y, &ui) + 6 * u;
+    fmt[k] = 0;
+    snprintf(buf, sizeof buf, fmt, s->stage + 1, t->n, id);
+    y += render_markup(cr, buf, x, y, &ui) + 6 * u;
     render_opts o = app_render_opts(s);
     render_stage_title(t, s->stage, &o, buf, sizeof buf);
     render_text_style title = math;
     title.size = 19 * u;
     title.color = th->fg;
     title.bold = 1;
+    title.dir = rtl ? RENDER_DIR_RTL : RENDER_DIR_LTR; // the title in the interface's language
     y += render_text(cr, buf, x, y, &title) + 8 * u;
     render_text_style formula = math;
     formula.size = 15 * u;
     formula.color = th->fg;
     formula.mono = 1;
-    y += render_text(cr, st->formula, x, y, &formula) + 4 * u;
+    y += render_text(cr, render_tr(&o, st->formula), x, y, &formula) + 4 * u;
     snprintf(buf, sizeof buf, "%d × %d", st->rows, st->cols);
     y += render_text(cr, buf, x, y, &math) + 10 * u;
     const lesson_section *chk = wd->lesson && s->check ? lesson_section_named(wd->lesson, "check") : NULL;
