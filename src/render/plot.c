@@ -18,7 +18,7 @@ void render_loss_curve(cairo_t *cr, const float *loss, int n, const float *acc, 
     cairo_paint(cr);
     render_text_style title = render_style(16 * ts, th.fg), label = render_style(fs, th.muted);
     title.bold = 1;
-    render_text(cr, "Training loss: label-smoothed cross-entropy per target token", 16, 10, &title);
+    render_text(cr, render_tr(o, "Training loss: label-smoothed cross-entropy per target token"), 16, 10, &title);
     double x0 = 70 * ts, y0 = 44 * ts, x1 = w - 24 * ts - (n_acc ? 40 * ts : 0), y1 = h - 46 * ts;
     if (n < 1 || x1 <= x0 || y1 <= y0) return;
     double top = 0;
@@ -42,7 +42,7 @@ void render_loss_curve(cairo_t *cr, const float *loss, int n, const float *acc, 
         snprintf(buf, sizeof buf, "%g", s);
         render_text(cr, buf, x, y1 + 4, &label);
     }
-    render_text(cr, "step", (x0 + x1) / 2, y1 + 6 + fs * 1.3, &label);
+    render_text(cr, render_tr(o, "step"), (x0 + x1) / 2, y1 + 6 + fs * 1.3, &label);
     // each step's loss, faint; then a moving average over about 1% of the run
     render_rgb faint = th.accent;
     cairo_set_source_rgba(cr, faint.r, faint.g, faint.b, 0.25);
@@ -78,5 +78,5 @@ void render_loss_curve(cairo_t *cr, const float *loss, int n, const float *acc, 
     }
     render_text_style key = render_style(fs, good);
     key.align = RENDER_ALIGN_RIGHT;
-    render_text(cr, "● held-out exact match (right axis)", x1, y0 - fs * 1.6, &key);
+    render_text(cr, render_tr(o, "● held-out exact match (right axis)"), x1, y0 - fs * 1.6, &key);
 }
