@@ -8,8 +8,9 @@
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -fopenmp
-DEFS    := -DTVIZ_ASSETS_DIR='"$(CURDIR)/assets"' -DTVIZ_LESSONS_DIR='"$(CURDIR)/lessons"' \
-           -DTVIZ_LOCALE_DIR='"$(CURDIR)/build/locale"'
+# No folder of this checkout is compiled in: tviz finds its data relative to
+# itself (src/io/data.h), from build/ as once installed.
+DEFS    :=
 PKGS    := pangocairo cairo-svg cairo-pdf stb sdl2
 PKGCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKGLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)

@@ -1,5 +1,7 @@
 // cli.c — dispatch, options, model names, safe file writing.
 #include "cli.h"
+#include "../io/data.h"
+#include "../lesson/i18n.h"
 #include "../lesson/lesson.h"
 
 #include <errno.h>
@@ -10,10 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#ifndef TVIZ_ASSETS_DIR
-#define TVIZ_ASSETS_DIR "assets"
-#endif
 
 static const char *usage =
     "tviz " TF_VERSION " — the Transformer of \"Attention Is All You Need\", made visible\n"
@@ -41,7 +39,8 @@ static const char *usage =
     "  --stage PAT   walk: only stages whose id matches PAT (a glob, e.g. 'enc.0.*.weights')\n"
     "  --no-pause    walk: print everything without waiting for Enter\n"
     "\n"
-    "Shipped models are in assets/models/; `tviz CMD --help` shows one command's help.\n";
+    "A shipped model is named without its folder (--model worked-example). `tviz CMD --help`\n"
+    "shows one command's help, `man tviz` all of them and the window's keys.\n";
 
 int cli_error(const char *where, const char *fmt, ...) {
     char msg[1024];
@@ -86,9 +85,15 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char *alias, 
     return 1;
 }
 
-const char *cli_assets_dir(void) {
-    static char dir[PATH_MAX];
-    return tviz_data_dir("assets", "TVIZ_ASSETS", TVIZ_ASSETS_DIR, dir, sizeof dir);
+const char *cli_no_lessons(void) {
+    static char msg[256];
+    snprintf(msg, sizeof msg, "not found (%s); set TVIZ_DATA_DIR or reinstall", io_data_looked(IO_LESSONS));
+    return msg;
+}
+
+void cli_find_data(void) {
+    lesson_set_dir(io_data_dir(IO_LESSONS));
+    i18n_set_dir(io_data_dir(IO_LOCALE));
 }
 
 int cli_resolve_model(const char *name, char *out, size_t n) {
@@ -99,16 +104,21 @@ int cli_resolve_model(const char *name, char *out, size_t n) {
         snprintf(out, n, "%s", name);
         return 0;
     }
-    snprintf(out, n, "%s/models/%s.safetensors", cli_assets_dir(), name);
-    if (!stat(out, &st)) return 0;
-    return cli_error(name, "no such model file or shipped model; shipped ones are in %s/models (e.g. " CLI_DEFAULT_MODEL
-                           "), or give a path to a .safetensors file", cli_assets_dir());
+    int k = io_shipped_model(name, out, n);
+    if (!k) return 0;
+    if (k == IO_NO_DATA)
+        return cli_error(name, "not found: no such file here, and no shipped models (%s); give a .safetensors file, "
+                               "set TVIZ_DATA_DIR or reinstall", io_data_looked(IO_MODELS));
+    char names[512];
+    io_shipped_models(names, sizeof names);
+    return cli_error(name, "no such model file or shipped model; the shipped ones are %s, or give a path to a .safetensors file",
+                     names[0] ? names : "(none)");
 }
 
 int cli_load_model(tf_model *m, const char *name, char *path, size_t n) {
     if (cli_resolve_model(name, path, n)) return 1;
     tf_err e;
-    if (tf_model_load(m, path, &e)) return cli_error(path, "%s", e.msg);
+    if (tf_model_load(m, path, &e)) return cli_error(name, "%s", e.msg); // as typed: a shipped model's folder is not the user's
     return 0;
 }
 

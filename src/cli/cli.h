@@ -34,11 +34,16 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char *alias, 
 int cli_number(const char *opt, const char *s, double lo, double hi, double *out);
 int cli_whole(const char *opt, const char *s, long lo, long hi, long *out);
 
-// "worked-example" -> assets/models/worked-example.safetensors; paths stay as they are.
-// Writes the resolved path into out. Returns 0, or 1 after printing the error.
+// "worked-example" -> <models>/worked-example.safetensors (src/io/data.h);
+// paths stay as they are. Writes the resolved path into out: open it, but
+// show the user the name they gave. Returns 0, or 1 after printing the error.
 int cli_resolve_model(const char *name, char *out, size_t n);
 int cli_load_model(tf_model *m, const char *name, char *path, size_t n); // resolve + load, prints errors
-const char *cli_assets_dir(void);
+// Tells src/lesson where the lessons and the translations are (found by
+// src/io/data.h); main calls it once, before any command or the window.
+void cli_find_data(void);
+// "not found (where it looked); set TVIZ_DATA_DIR or reinstall": the lessons' folder is missing.
+const char *cli_no_lessons(void);
 
 // Writes data to path through path.tmp and a rename, so a failure leaves no
 // half-written file. "-" is stdout. Returns 0, or 1 after printing the error.

@@ -232,7 +232,7 @@ static int write_index(const char *dir, const entry *e, int n, const cli_run *c)
           "<style>body{font-family:'Noto Sans',sans-serif;max-width:1300px;margin:2em auto}"
           "img{max-width:100%;border:1px solid #ddd}li{margin:1em 0}</style>\n<h1>tviz: every stage</h1>\n<p>", f);
     fprintf(f, "Model <code>");
-    html_escape(f, c->path);
+    html_escape(f, c->model); // as the user named it
     fprintf(f, "</code>, source “");
     html_escape(f, c->src);
     fprintf(f, "”%s. %d pictures.</p>\n<ol>\n", c->r.greedy ? " (target decoded greedily)" : "", n);
