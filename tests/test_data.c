@@ -85,7 +85,12 @@ static void data_dir_alone(void **state) {
     snprintf(want, sizeof want, "%s/lessons", d);
     assert_string_equal(io_data_dir(IO_LESSONS), want);
     assert_null(io_data_dir(IO_LOCALE)); // no D/locale: English, not the checkout's build/locale
-    mk(d, "locale");
+    mk(d, "../locale"); // D an installed share/tviz: share/locale
+    snprintf(want, sizeof want, "%s/locale", test_tmpdir());
+    char real_want[PATH_MAX];
+    real(want, real_want);
+    assert_string_equal(io_data_dir(IO_LOCALE), real_want);
+    mk(d, "locale"); // its own wins
     snprintf(want, sizeof want, "%s/locale", d);
     assert_string_equal(io_data_dir(IO_LOCALE), want);
     clean_env(NULL);

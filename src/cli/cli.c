@@ -29,6 +29,7 @@ static const char *usage =
     "  tviz corpus --check FILE   check a corpus file (source<TAB>target[<TAB>alignment])\n"
     "  tviz train -o FILE [options]   train a small English→Persian translator (tviz train --help)\n"
     "  tviz translate [--model M] [SENTENCE ...]   greedy translation, one line each\n"
+    "  tviz icon [--size N] -o FILE   draw tviz's icon (PNG, or SVG for FILE.svg)\n"
     "  tviz --help | --version\n"
     "\n"
     "Options of trace and walk:\n"
@@ -153,7 +154,7 @@ int cli_write_file(const char *path, const char *data, size_t len) {
 }
 
 int cli_is_command(const char *a) {
-    static const char *cmds[] = {"trace", "walk", "model", "export", "lesson", "corpus", "train", "translate", "help", "--help", "-h", "--version", "version"};
+    static const char *cmds[] = {"trace", "walk", "model", "export", "lesson", "corpus", "train", "translate", "icon", "help", "--help", "-h", "--version", "version"};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) if (!strcmp(a, cmds[i])) return 1;
     return 0;
 }
@@ -170,5 +171,6 @@ int cli_main(int argc, char **argv) {
     if (!strcmp(cmd, "corpus")) return cmd_corpus(argc - 1, argv + 1);
     if (!strcmp(cmd, "train")) return cmd_train(argc - 1, argv + 1);
     if (!strcmp(cmd, "translate")) return cmd_translate(argc - 1, argv + 1);
-    return cli_error(cmd, "unknown command; the commands are trace, walk, export, model, lesson, corpus, train and translate (see tviz --help)");
+    if (!strcmp(cmd, "icon")) return cmd_icon(argc - 1, argv + 1);
+    return cli_error(cmd, "unknown command; the commands are trace, walk, export, model, lesson, corpus, train, translate and icon (see tviz --help)");
 }

@@ -21,6 +21,7 @@ int cmd_lesson(int argc, char **argv);
 int cmd_corpus(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_translate(int argc, char **argv);
+int cmd_icon(int argc, char **argv);  // tviz's icon, drawn by itself (icon.c)
 
 // One line on stderr: "tviz: <where>: <what is wrong; what to do>". Returns 1.
 int cli_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -71,7 +71,10 @@ const char *io_data_dir(io_data what) {
     const char *v = getenv(where[what].env);
     if (v && *v) return folder(v, where[what].env_sub, out) ? out : NULL;
     v = getenv("TVIZ_DATA_DIR");
-    if (v && *v) return folder(v, where[what].name, out) ? out : NULL;
+    if (v && *v) { // (an installed share/tviz keeps its translations in share/locale: D/../locale)
+        if (folder(v, where[what].name, out)) return out;
+        return what == IO_LOCALE && folder(v, "../locale", out) ? out : NULL;
+    }
     char prog[PATH_MAX], root[PATH_MAX];
     if (!program_dir(prog)) return NULL;
     if (where[what].beside && folder(prog, where[what].beside, out)) return out;

@@ -4,7 +4,8 @@
 //
 //   1. its own variable: TVIZ_ASSETS (a folder holding models/),
 //      TVIZ_LESSONS, TVIZ_LOCALE — for tests and translators;
-//   2. TVIZ_DATA_DIR=D: D/models, D/lessons, D/locale, and nowhere else;
+//   2. TVIZ_DATA_DIR=D: D/models, D/lessons, D/locale (or D/../locale, so
+//      that D can be an installed share/tviz), and nowhere else;
 //   3. beside the program: <bin>/locale (build/locale next to build/tviz,
 //      or a copy of tviz that brings its own catalogues);
 //   4. installed (make install): <bin>/../share/tviz/models,
