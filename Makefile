@@ -113,7 +113,7 @@ $(B)/mkbad: tests/mkbad.c $(B)/.deps
 run: $(B)/tviz $(MO)
 	./$(B)/tviz
 
-test: test-unit test-install check-sanitize fuzz-smoke valgrind
+test: test-unit test-install deb check-sanitize fuzz-smoke valgrind
 
 test-unit: $(B)/tviz $(MO) $(B)/mkbad $(addprefix $(B)/,$(TESTS))
 	@for t in $(TESTS); do ./$(B)/$$t || exit 1; done
@@ -271,11 +271,14 @@ test-install: all
 # The Debian package, built from a copy of this tree in build/deb (the .deb
 # lands beside the copy, not in the checkout's parent), then lintian.
 DEB_DIR := $(B)/deb
-deb: $(B)/.deps
+deb: $(B)/tviz
 	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/tviz
 	tar --exclude=./build --exclude=./.git -cf - . | tar -xf - -C $(DEB_DIR)/tviz
 	cd $(DEB_DIR)/tviz && dpkg-buildpackage -us -uc -b -j2
 	lintian --fail-on error --display-info $(DEB_DIR)/tviz_*.deb
+	@# the package's files, unpacked anywhere, translate as the build does
+	dpkg-deb -x $(DEB_DIR)/tviz_*.deb $(DEB_DIR)/root
+	test "$$(cd $(DEB_DIR) && root/usr/bin/tviz translate 'She reads the book')" = "$$(./$(B)/tviz translate 'She reads the book')"
 	@ls -l $(DEB_DIR)/*.deb
 
 clean:
