@@ -133,6 +133,8 @@ kill $XPID 2>/dev/null; XPID=
 desktop-file-validate "$D$P/share/applications/$APP.desktop" >"$T/out" 2>&1 && [ ! -s "$T/out" ] && ok || bad "desktop-file-validate: $(cat "$T/out")"
 grep -q "^Exec=tviz$" "$D$P/share/applications/$APP.desktop" && grep -q "^Icon=$APP$" "$D$P/share/applications/$APP.desktop" && ok || bad "the desktop entry's Exec or Icon"
 appstreamcli validate --no-net --pedantic "$D$P/share/metainfo/$APP.metainfo.xml" >"$T/out" 2>&1 && ok || bad "appstreamcli validate: $(cat "$T/out")"
+# (the tree as a whole: the metainfo, its desktop entry and icon found together)
+appstreamcli validate-tree --no-net "$D$P" >"$T/out" 2>&1 && ! grep -q "no-metadata-found" "$T/out" && ok || bad "appstreamcli validate-tree: $(cat "$T/out")"
 grep -q "<launchable type=\"desktop-id\">$APP.desktop</launchable>" "$D$P/share/metainfo/$APP.metainfo.xml" && ok || bad "the metainfo does not launch the desktop entry"
 version=$("$I" --version | sed 's/^tviz //')
 grep -q "^\.TH TVIZ 1 \"[0-9-]*\" \"tviz $version\"" "$D$P/share/man/man1/tviz.1" && ok || bad "the man page is not of tviz $version"
