@@ -8,8 +8,9 @@
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -fopenmp
-DEFS    := -DTVIZ_ASSETS_DIR='"$(CURDIR)/assets"' -DTVIZ_LESSONS_DIR='"$(CURDIR)/lessons"' \
-           -DTVIZ_LOCALE_DIR='"$(CURDIR)/build/locale"'
+# No folder of this checkout is compiled in: tviz finds its data relative to
+# itself (src/io/data.h), from build/ as once installed.
+DEFS    :=
 PKGS    := pangocairo cairo-svg cairo-pdf stb sdl2
 PKGCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKGLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -17,11 +18,13 @@ INC     = $(PKGCFLAGS)
 LDLIBS  = -lcjson -lm -fopenmp $(PKGLIBS)
 SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-# Debian packages the build and tests need.
+# Debian packages the build and tests need (the last line: make install's
+# checks, the man page, and make deb).
 DEB_PKGS := gcc libc6-dev make pkg-config libcjson-dev libcmocka-dev \
             libcairo2-dev libpango1.0-dev libstb-dev fonts-noto-core fonts-dejavu-core \
             libsdl2-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps \
-            clang libclang-rt-14-dev valgrind gettext
+            clang libclang-rt-14-dev valgrind gettext \
+            binutils man-db desktop-file-utils appstream dpkg-dev debhelper lintian
 
 MODEL_SRC  := $(wildcard src/model/*.c)
 RENDER_SRC := $(wildcard src/render/*.c)
@@ -44,10 +47,16 @@ TESTS     := $(sort $(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 B  := build
 BA := build/asan
 
-.PHONY: all run test test-unit check-sanitize test-asan fuzz fuzz-smoke soak valgrind bench deps fixtures train-fixtures en-fa worked-example screenshots pot clean
+.PHONY: all run test test-unit check-sanitize test-asan fuzz fuzz-smoke soak valgrind bench deps fixtures train-fixtures en-fa worked-example screenshots pot clean \
+        install uninstall test-install deb
 all: $(B)/tviz $(MO)
 
 # ---------------------------------------------------------------- dependencies
+ifeq ($(NODEPS),1)
+# (debian/rules: dpkg-buildpackage has checked the package's Build-Depends)
+$(B)/.deps:
+	@mkdir -p $(B) && touch $@
+else
 $(B)/.deps: Makefile
 	@mkdir -p $(B)
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -61,6 +70,7 @@ $(B)/.deps: Makefile
 	  fi; \
 	fi
 	@touch $@
+endif
 deps: $(B)/.deps
 
 # ---------------------------------------------------------------- builds
@@ -105,7 +115,7 @@ $(B)/mkbad: tests/mkbad.c $(B)/.deps
 run: $(B)/tviz $(MO)
 	./$(B)/tviz
 
-test: test-unit check-sanitize fuzz-smoke valgrind
+test: test-unit test-install deb check-sanitize fuzz-smoke valgrind
 
 test-unit: $(B)/tviz $(MO) $(B)/mkbad $(addprefix $(B)/,$(TESTS))
 	@for t in $(TESTS); do ./$(B)/$$t || exit 1; done
@@ -210,6 +220,68 @@ fixtures:
 # Reference training step (gradients, two Adam steps) on a tiny model; checks tviz reads it identically.
 train-fixtures: $(B)/tviz
 	/usr/bin/python3 tests/ref/train_step.py
+
+# ---------------------------------------------------------------- install (Debian's layout)
+# make install [PREFIX=/usr/local] [DESTDIR=]: bin/tviz; share/tviz/models and
+# share/tviz/lessons (found by tviz relative to bin/, src/io/data.h);
+# share/locale/<lang>/LC_MESSAGES/tviz.mo; the man page; the desktop entry,
+# its icon (drawn by tviz icon) and AppStream metainfo. make uninstall
+# removes exactly these. make deb builds the Debian package (debian/) in
+# build/deb and checks it with lintian.
+PREFIX     ?= /usr/local
+BINDIR     := $(PREFIX)/bin
+DATADIR    := $(PREFIX)/share
+APP_ID     := io.github.tviz.tviz
+ICON_SIZES := 16 24 32 48 64 128 256 512
+ICONS      := $(foreach n,$(ICON_SIZES),$(B)/icons/$(n)x$(n)/$(APP_ID).png) $(B)/icons/scalable/$(APP_ID).svg
+DATA_FILES := $(wildcard assets/models/*.safetensors assets/models/*.snapshots/*.safetensors lessons/*/*)
+LANGS      := $(patsubst po/%.po,%,$(wildcard po/*.po))
+all: $(ICONS)
+
+$(B)/icons/scalable/$(APP_ID).svg: $(B)/tviz
+	@mkdir -p $(dir $@)
+	./$(B)/tviz icon -o $@
+$(B)/icons/%/$(APP_ID).png: $(B)/tviz
+	@mkdir -p $(dir $@)
+	./$(B)/tviz icon --size $(firstword $(subst x, ,$*)) -o $@
+
+install: all
+	install -D -m 755 $(B)/tviz $(DESTDIR)$(BINDIR)/tviz
+	@# assets/models/X -> share/tviz/models/X, lessons/L/X -> share/tviz/lessons/L/X
+	@set -e; for f in $(DATA_FILES); do install -D -m 644 "$$f" "$(DESTDIR)$(DATADIR)/tviz/$${f#assets/}"; done
+	@set -e; for l in $(LANGS); do install -D -m 644 $(B)/locale/$$l/LC_MESSAGES/tviz.mo $(DESTDIR)$(DATADIR)/locale/$$l/LC_MESSAGES/tviz.mo; done
+	install -D -m 644 dist/tviz.1 $(DESTDIR)$(DATADIR)/man/man1/tviz.1
+	install -D -m 644 dist/$(APP_ID).desktop $(DESTDIR)$(DATADIR)/applications/$(APP_ID).desktop
+	install -D -m 644 dist/$(APP_ID).metainfo.xml $(DESTDIR)$(DATADIR)/metainfo/$(APP_ID).metainfo.xml
+	@set -e; for n in $(ICON_SIZES); do \
+	  install -D -m 644 $(B)/icons/$${n}x$$n/$(APP_ID).png $(DESTDIR)$(DATADIR)/icons/hicolor/$${n}x$$n/apps/$(APP_ID).png; done
+	install -D -m 644 $(B)/icons/scalable/$(APP_ID).svg $(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/tviz
+	rm -rf $(DESTDIR)$(DATADIR)/tviz
+	for l in $(LANGS); do rm -f $(DESTDIR)$(DATADIR)/locale/$$l/LC_MESSAGES/tviz.mo; done
+	rm -f $(DESTDIR)$(DATADIR)/man/man1/tviz.1 $(DESTDIR)$(DATADIR)/applications/$(APP_ID).desktop \
+	      $(DESTDIR)$(DATADIR)/metainfo/$(APP_ID).metainfo.xml $(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg
+	for n in $(ICON_SIZES); do rm -f $(DESTDIR)$(DATADIR)/icons/hicolor/$${n}x$$n/apps/$(APP_ID).png; done
+
+# Installs into a temporary DESTDIR, runs the installed tviz from elsewhere,
+# validates the desktop entry, metainfo and man page, and uninstalls.
+test-install: all
+	@TVIZ=./$(B)/tviz MAKE="$(MAKE)" sh tests/install_test.sh
+
+# The Debian package, built from a copy of this tree in build/deb (the .deb
+# lands beside the copy, not in the checkout's parent), then lintian.
+DEB_DIR := $(B)/deb
+deb: $(B)/tviz
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/tviz
+	tar --exclude=./build --exclude=./.git -cf - . | tar -xf - -C $(DEB_DIR)/tviz
+	cd $(DEB_DIR)/tviz && dpkg-buildpackage -us -uc -b -j2
+	lintian --fail-on error --display-info $(DEB_DIR)/tviz_*.deb
+	@# the package's files, unpacked anywhere, translate as the build does
+	dpkg-deb -x $(DEB_DIR)/tviz_*.deb $(DEB_DIR)/root
+	test "$$(cd $(DEB_DIR) && root/usr/bin/tviz translate 'She reads the book')" = "$$(./$(B)/tviz translate 'She reads the book')"
+	@ls -l $(DEB_DIR)/*.deb
 
 clean:
 	rm -rf $(B)

@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 
 int main(int argc, char **argv) {
+    cli_find_data(); // lessons and translations, beside the program or installed
     if (argc > 1 && (cli_is_command(argv[1]) || argv[1][0] != '-')) return cli_main(argc, argv);
     return app_main(argc, argv);
 }

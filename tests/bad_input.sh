@@ -277,6 +277,15 @@ expect "output: onto a folder" "$OUT: " "is a folder" "$TVIZ" export --stage src
 expect "output: a full disk" "$OUT/full.png: " "nothing was written" \
     sh -c "trap '' XFSZ; ulimit -f 8; exec \"$TVIZ\" export --stage src.pe --width 1600 -o \"$OUT/full.png\""
 expect "output: /dev/full" "/dev/full: " "No space left" "$TVIZ" trace -o /dev/full
+for o in "/nonexistent/dir/x" "$T/a-file/x"; do
+    expect "output: icon -o $o.png" "$o.png: " "cannot write" "$TVIZ" icon --size 48 -o "$o.png"
+done
+expect "icon: a size too small" "--size: " "is not a whole number from 16 to 1024" "$TVIZ" icon --size 8 -o "$OUT/i.png"
+expect "icon: a size too big" "--size: " "is not a whole number from 16 to 1024" "$TVIZ" icon --size 4096 -o "$OUT/i.png"
+expect "icon: a format" "--format: " "is not png or svg" "$TVIZ" icon --format gif -o "$OUT/i.gif"
+expect "icon: no -o" "icon: " "needs -o FILE" "$TVIZ" icon
+expect "icon: a full disk" "$OUT/i.png: " "nothing was written" \
+    sh -c "trap '' XFSZ; ulimit -f 1; exec \"$TVIZ\" icon --size 1024 -o \"$OUT/i.png\""
 [ -c /dev/full ] || bad "/dev/full is no longer a device"
 
 echo "bad input: $pass passed, $fail failed"

@@ -5,6 +5,7 @@
 
 #include <locale.h>
 
+#include "../src/io/data.h"
 #include "../src/lesson/i18n.h"
 #include "../src/lesson/lesson.h"
 #include "../src/render/render.h"
@@ -15,6 +16,7 @@ static int setup(void **state) {
     (void)state;
     setenv("LC_ALL", "C", 1);
     setenv("LANGUAGE", "de", 1); // the environment's choice is overridden by the window's language
+    i18n_set_dir(io_data_dir(IO_LOCALE)); // as main does: build/locale beside the test binaries
     i18n_init();
     return 0;
 }
@@ -43,15 +45,25 @@ static void catalogues_switch_at_run_time(void **state) {
     assert_string_equal(_("Prev"), "Prev");
 }
 
-// Built beside the test binaries (build/locale), or where TVIZ_LOCALE says.
+// The folder it was told (build/locale beside the test binaries); none told
+// or none there: English, and no catalogue is claimed.
 static void the_catalogue_folder(void **state) {
     (void)state;
-    char mo[4200];
+    char mo[4200], was[4200];
+    assert_non_null(i18n_locale_dir());
     snprintf(mo, sizeof mo, "%s/fa/LC_MESSAGES/tviz.mo", i18n_locale_dir());
     assert_int_equal(access(mo, R_OK), 0);
-    setenv("TVIZ_LOCALE", "/nonexistent", 1);
+    snprintf(was, sizeof was, "%s", i18n_locale_dir());
+    i18n_set_dir("/nonexistent");
     assert_string_equal(i18n_locale_dir(), "/nonexistent");
-    unsetenv("TVIZ_LOCALE");
+    assert_int_equal(i18n_set_language("fa"), 0);
+    i18n_set_dir(NULL);
+    assert_null(i18n_locale_dir());
+    assert_int_equal(i18n_set_language("fa"), 0);
+    i18n_set_dir(was);
+    assert_int_equal(i18n_set_language("fa"), 1);
+    assert_string_equal(_("Next"), "بعدی");
+    i18n_set_language("en");
 }
 
 static glossary load(const char *lang) {

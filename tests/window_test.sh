@@ -127,7 +127,8 @@ mkdir -p "$T/bin/locale/fa/LC_MESSAGES" && cp "$TVIZ" "$T/bin/tviz"
 printf 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "Next"\nmsgstr "NEXT-BESIDE"\n' >"$T/bin/fa.po"
 msgfmt --check -o "$T/bin/locale/fa/LC_MESSAGES/tviz.mo" "$T/bin/fa.po" || bad "msgfmt could not build a test catalogue"
 TVIZ_SAVED=$TVIZ; TVIZ=$T/bin/tviz
-win --lang fa
+# (a copy outside the checkout finds no models or lessons of its own: it is told where they are)
+(TVIZ_ASSETS=$PWD/assets TVIZ_LESSONS=$PWD/lessons; export TVIZ_ASSETS TVIZ_LESSONS; win --lang fa)
 [ "$(line ui_next)" = "NEXT-BESIDE" ] && ok || bad "a copy of tviz did not use the catalogue beside it: '$(line ui_next)'"
 TVIZ=$TVIZ_SAVED
 (TVIZ_LOCALE=$T/nowhere; export TVIZ_LOCALE; win --lang fa)

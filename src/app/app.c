@@ -52,7 +52,7 @@ static void app_world_of(app *a, app_world *w) {
 // The glossary of every language with lessons (lessons/<lang>/glossary.txt);
 // a broken one is left out (tviz lesson check names its mistake).
 static void load_glossaries(app *a) {
-    DIR *d = opendir(lesson_dir());
+    DIR *d = lesson_dir() ? opendir(lesson_dir()) : NULL;
     struct dirent *de;
     char path[4200], err[300];
     while (d && (de = readdir(d)) && a->n_gloss < (int)(sizeof a->gloss / sizeof *a->gloss)) {
@@ -74,10 +74,14 @@ static void set_ui_language(app *a, const char *lang) {
 // or -1 with a message in err.
 static int load_lesson(app *a, const char *lang, char *err, size_t n) {
     char path[4200], why[512];
+    if (!lesson_dir()) {
+        snprintf(err, n, "lessons: %s", io_no_lessons());
+        return -1;
+    }
     snprintf(path, sizeof path, "%s/%s/inside-transformer.md", lesson_dir(), lang);
     lesson l;
-    if (lesson_load(&l, path, lang, why, sizeof why)) {
-        snprintf(err, n, "%.380s:%.500s", path, why);
+    if (lesson_load(&l, path, lang, why, sizeof why)) { // named as in the source tree, not where it was found
+        snprintf(err, n, "lessons/%.30s/inside-transformer.md:%.500s", lang, why);
         return -1;
     }
     if (a->have_lesson) lesson_free(&a->lesson);
@@ -90,7 +94,7 @@ static int load_lesson(app *a, const char *lang, char *err, size_t n) {
 
 // L: the next language that has lessons, in alphabetical order.
 static void next_language(app *a) {
-    DIR *d = opendir(lesson_dir());
+    DIR *d = lesson_dir() ? opendir(lesson_dir()) : NULL;
     char best[16] = "", first[16] = "";
     struct dirent *de;
     char path[4200];
@@ -105,7 +109,7 @@ static void next_language(app *a) {
     if (d) closedir(d);
     const char *lang = best[0] ? best : first;
     char err[900];
-    if (!lang[0]) app_state_message(&a->s, 1, _("no lessons found in %s"), lesson_dir());
+    if (!lang[0]) app_state_message(&a->s, 1, "%s", _("no lessons found; set TVIZ_DATA_DIR or reinstall"));
     else if (load_lesson(a, lang, err, sizeof err)) app_state_message(&a->s, 1, "%s", err);
     else app_state_message(&a->s, 0, _("Language: %s"), lang);
 }
@@ -192,8 +196,7 @@ static void export_view(app *a) {
     if (io_draw(&p, &png, &n)) { app_state_message(&a->s, 1, "%s", _("could not draw the view (out of memory?)")); return; }
     if (io_write_file(path, (const char *)png, n)) app_state_message(&a->s, 1, _("could not write %s (see the terminal)"), path);
     else {
-        char cwd[2048];
-        app_state_message(&a->s, 0, _("Saved %s/%s (%.0f × %.0f)"), getcwd(cwd, sizeof cwd) ? cwd : ".", path, w, h);
+        app_state_message(&a->s, 0, _("Saved %s (%.0f × %.0f)"), path, w, h); // in the current folder, as named
     }
     free(png);
 }
@@ -575,13 +578,14 @@ int app_main(int argc, char **argv) {
     char lerr[900];
     if (load_lesson(a, c.lang ? c.lang : "en", lerr, sizeof lerr)) {
         if (c.lang_given) { // asked for: a clear error; by default, built-in captions
-            rc = io_error(NULL, "%s (tviz --lang takes a folder of %s, e.g. en, fa, ar)", lerr, lesson_dir());
+            rc = io_error(NULL, "%s (tviz --lang takes a folder of lessons/, e.g. en, fa, ar)", lerr);
             for (int i = 0; i < a->n_gloss; i++) glossary_free(&a->gloss[i]);
             free(a);
             SDL_Quit();
             io_run_end(&c);
             return rc;
         }
+        if (!lesson_dir()) app_state_message(&a->s, 1, "%s", _("no lessons found; set TVIZ_DATA_DIR or reinstall"));
     }
     if (a->r.n_src_unk + a->r.n_tgt_unk) app_state_message(&a->s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0");

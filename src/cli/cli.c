@@ -1,5 +1,6 @@
 // cli.c — dispatch, options, model names, safe file writing.
 #include "cli.h"
+#include "../io/data.h"
 #include "../lesson/i18n.h"
 #include "../lesson/lesson.h"
 
@@ -29,6 +30,7 @@ static const char *usage =
     "  tviz corpus --check FILE   check a corpus file (source<TAB>target[<TAB>alignment])\n"
     "  tviz train -o FILE [options]   train a small English→Persian translator (tviz train --help)\n"
     "  tviz translate [--model M] [SENTENCE ...]   greedy translation, one line each\n"
+    "  tviz icon [--size N] -o FILE   draw tviz's icon (PNG, or SVG for FILE.svg)\n"
     "  tviz --help | --version\n"
     "\n"
     "Options of trace and walk:\n"
@@ -39,7 +41,8 @@ static const char *usage =
     "  --stage PAT   walk: only stages whose id matches PAT (a glob, e.g. 'enc.0.*.weights')\n"
     "  --no-pause    walk: print everything without waiting for Enter\n"
     "\n"
-    "Shipped models are in assets/models/; `tviz CMD --help` shows one command's help.\n";
+    "A shipped model is named without its folder (--model worked-example). `tviz CMD --help`\n"
+    "shows one command's help, `man tviz` all of them and the window's keys.\n";
 
 int cli_number(const char *opt, const char *s, double lo, double hi, double *out) {
     char *end;
@@ -58,8 +61,13 @@ int cli_whole(const char *opt, const char *s, long lo, long hi, long *out) {
     return 0;
 }
 
+void cli_find_data(void) {
+    lesson_set_dir(io_data_dir(IO_LESSONS));
+    i18n_set_dir(io_data_dir(IO_LOCALE));
+}
+
 int cli_is_command(const char *a) {
-    static const char *cmds[] = {"trace", "walk", "model", "export", "lesson", "corpus", "train", "translate", "help", "--help", "-h", "--version", "version"};
+    static const char *cmds[] = {"trace", "walk", "model", "export", "lesson", "corpus", "train", "translate", "icon", "help", "--help", "-h", "--version", "version"};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) if (!strcmp(a, cmds[i])) return 1;
     return 0;
 }
@@ -76,7 +84,8 @@ int cli_main(int argc, char **argv) {
     if (!strcmp(cmd, "corpus")) return cmd_corpus(argc - 1, argv + 1);
     if (!strcmp(cmd, "train")) return cmd_train(argc - 1, argv + 1);
     if (!strcmp(cmd, "translate")) return cmd_translate(argc - 1, argv + 1);
-    return io_error(cmd, "unknown command; the commands are trace, walk, export, model, lesson, corpus, train and translate (see tviz --help)");
+    if (!strcmp(cmd, "icon")) return cmd_icon(argc - 1, argv + 1);
+    return io_error(cmd, "unknown command; the commands are trace, walk, export, model, lesson, corpus, train, translate and icon (see tviz --help)");
 }
 
 static const char *ui_text(const char *msgid) { return _(msgid); }

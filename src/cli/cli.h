@@ -18,6 +18,7 @@ int cmd_lesson(int argc, char **argv);
 int cmd_corpus(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_translate(int argc, char **argv);
+int cmd_icon(int argc, char **argv);  // tviz's icon, drawn by itself (icon.c)
 
 // An option's value as a number from lo to hi (cli_number) or a whole one
 // (cli_whole). Returns 0, or 1 after printing "tviz: OPT: "S" is not a …".
@@ -27,6 +28,9 @@ int cli_whole(const char *opt, const char *s, long lo, long hi, long *out);
 // Draws in language lang (en, fa, ar…): o's words through gettext, right to
 // left where the language is.
 void cli_language(render_opts *o, const char *lang);
+// Tells src/lesson where the lessons and the translations are (found by
+// src/io/data.h); main calls it once, before any command or the window.
+void cli_find_data(void);
 
 // Trace JSON (DESIGN.md "Trace JSON"). Returns a malloc'd string or NULL.
 char *cli_trace_json(const tf_model *m, const tf_run *r);

@@ -141,13 +141,15 @@ static int section_stage(const tf_trace *t, const lesson *l, const lesson_sectio
 }
 
 int cli_handout(const io_run *c, const char *name, const char *lang, io_format fmt, const char *out) {
-    char path[4200], err[600];
+    char path[4200], shown[300], err[600];
+    if (!lesson_dir()) return io_error("lessons", "%s", io_no_lessons());
     snprintf(path, sizeof path, "%s/%s/%s.md", lesson_dir(), lang, name);
+    snprintf(shown, sizeof shown, "lessons/%.40s/%.200s.md", lang, name); // named as in the source tree, not where it was found
     lesson l;
     if (lesson_load(&l, path, lang, err, sizeof err)) {
         struct stat st;
-        if (stat(path, &st)) return io_error(path, "no such lesson; lessons are in %s/<lang>/ (e.g. inside-transformer, rnn-or-transformer)", lesson_dir());
-        return io_error(NULL, "%s:%s", path, err);
+        if (stat(path, &st)) return io_error(shown, "no such lesson; give one such as inside-transformer or rnn-or-transformer, and a language such as en, fa or ar");
+        return io_error(NULL, "%s:%s", shown, err);
     }
     char model[256];
     handout h = {.fmt = fmt, .out = out, .l = &l,

@@ -34,6 +34,11 @@ static int matches_a_stage(const tf_trace *t, const char *pat) {
     return 0;
 }
 
+// The folder being checked, and how it is shown: as typed (tviz lesson check
+// DIR), or "lessons" for the one tviz found itself, whose absolute path the
+// user never gave.
+static const char *checked_dir, *checked_shown;
+
 // One problem, one line on stderr (whatever the files hold: control characters quoted).
 static void problem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void problem(const char *fmt, ...) {
@@ -43,7 +48,9 @@ static void problem(const char *fmt, ...) {
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     tf_one_line(msg, sizeof msg);
-    fprintf(stderr, "tviz: %s\n", msg);
+    size_t n = checked_dir ? strlen(checked_dir) : 0; // every problem starts with its file
+    if (n && !strncmp(msg, checked_dir, n) && (msg[n] == '/' || msg[n] == ':')) fprintf(stderr, "tviz: %s%s\n", checked_shown, msg + n);
+    else fprintf(stderr, "tviz: %s\n", msg);
 }
 
 // ---------------------------------------------------------------- live values
@@ -144,17 +151,19 @@ static int uses_word(const lesson *ls, int n, const char *word) {
     return 0;
 }
 
-static int check(const char *dir) {
+static int check(const char *dir, const char *shown) {
     char langs[64][64], files[64][64], err[512], path[4300];
     int problems = 0, n_files = 0, n_sections = 0;
+    checked_dir = dir;
+    checked_shown = shown;
     int nl = list_dir(dir, 1, NULL, langs, 64);
-    if (nl < 0) return io_error(dir, "cannot read the lessons folder; give the folder that holds en/, fa/, …");
+    if (nl < 0) return io_error(shown, "cannot read the lessons folder; give the folder that holds en/, fa/, …");
     int en = -1;
     for (int i = 0; i < nl; i++) if (!strcmp(langs[i], "en")) en = i;
-    if (en < 0) return io_error(dir, "has no en/ folder; English is the reference every language is checked against");
+    if (en < 0) return io_error(shown, "has no en/ folder; English is the reference every language is checked against");
     snprintf(path, sizeof path, "%s/en", dir);
     int nf = list_dir(path, 0, ".md", files, 64);
-    if (nf <= 0) return io_error(path, "has no lesson files (*.md)");
+    if (nf <= 0) return io_error(NULL, "%s/en: has no lesson files (*.md)", shown);
     tf_model m;
     tf_run r;
     tf_err e;
@@ -168,7 +177,7 @@ static int check(const char *dir) {
         if (io_load_model(&vms[v].m, vms[v].name, mp, sizeof mp)) { problems++; continue; } // (the error is printed)
         if (tf_run_sentence(&vms[v].r, &vms[v].m, IO_DEFAULT_SENTENCE, NULL, &e)) {
             tf_model_free(&vms[v].m);
-            problem("%s: %s", mp, e.msg);
+            problem("%s: %s", vms[v].name, e.msg); // the name, not where it was found
             problems++;
             continue;
         }
@@ -260,7 +269,9 @@ static int check(const char *dir) {
 int cmd_lesson(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "check")) {
         if (argc > 3) return io_error(argv[3], "unexpected; tviz lesson check takes at most a folder");
-        return check(argc == 3 ? argv[2] : lesson_dir());
+        if (argc == 3) return check(argv[2], argv[2]);
+        if (!lesson_dir()) return io_error("lessons", "%s (or give a folder: tviz lesson check DIR)", io_no_lessons());
+        return check(lesson_dir(), "lessons");
     }
     if (argc >= 2 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")) return io_error(argv[1], "unknown; use tviz lesson check [DIR]");
     fputs("Usage: tviz lesson check [DIR]\nChecks every lesson file under DIR (default: the lessons folder): it parses, each stage id\n"

@@ -59,7 +59,7 @@ static int model_info(int argc, char **argv) {
     char path[4096];
     if (io_load_model(&m, argv[1], path, sizeof path)) return 1;
     const tf_config *c = &m.cfg;
-    printf("%s\n", path);
+    printf("%s%s\n", argv[1], strcmp(path, argv[1]) ? " (shipped with tviz)" : ""); // as named, not where it was found
     printf("d_model %d · heads %d (d_k = d_v = %d) · layers %d encoder + %d decoder · d_ff %d\n", c->C, c->H, c->D, c->L_enc, c->L_dec, c->F);
     printf("layer_norm_eps %g · embed_scale %s%g · max_len %d%s · src_append_eos %d\n", (double)c->eps,
            c->embed_scale_is_sqrt ? "√d_model = " : "", (double)c->embed_scale, c->max_len, c->max_len_set ? "" : " (default)", c->src_append_eos);

@@ -1,6 +1,6 @@
 // io.c — the one-line error, options, shipped models, safe file writing.
 #include "io.h"
-#include "../lesson/lesson.h"
+#include "data.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -10,10 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#ifndef TVIZ_ASSETS_DIR
-#define TVIZ_ASSETS_DIR "assets"
-#endif
 
 int io_error(const char *where, const char *fmt, ...) {
     char msg[1024];
@@ -41,11 +37,6 @@ int io_opt(int argc, char **argv, int *i, const char *name, const char *alias, c
     return 1;
 }
 
-const char *io_assets_dir(void) {
-    static char dir[PATH_MAX];
-    return tviz_data_dir("assets", "TVIZ_ASSETS", TVIZ_ASSETS_DIR, dir, sizeof dir);
-}
-
 int io_resolve_model(const char *name, char *out, size_t n) {
     struct stat st;
     if (!*name) return io_error("--model", "is empty; give a model file or a shipped name such as " IO_DEFAULT_MODEL);
@@ -54,17 +45,28 @@ int io_resolve_model(const char *name, char *out, size_t n) {
         snprintf(out, n, "%s", name);
         return 0;
     }
-    snprintf(out, n, "%s/models/%s.safetensors", io_assets_dir(), name);
-    if (!stat(out, &st)) return 0;
-    return io_error(name, "no such model file or shipped model; shipped ones are in %s/models (e.g. " IO_DEFAULT_MODEL
-                           "), or give a path to a .safetensors file", io_assets_dir());
+    int k = io_shipped_model(name, out, n);
+    if (!k) return 0;
+    if (k == IO_NO_DATA)
+        return io_error(name, "not found: no such file here, and no shipped models (%s); give a .safetensors file, "
+                              "set TVIZ_DATA_DIR or reinstall", io_data_looked(IO_MODELS));
+    char names[512];
+    io_shipped_models(names, sizeof names);
+    return io_error(name, "no such model file or shipped model; the shipped ones are %s, or give a path to a .safetensors file",
+                    names[0] ? names : "(none)");
 }
 
 int io_load_model(tf_model *m, const char *name, char *path, size_t n) {
     if (io_resolve_model(name, path, n)) return 1;
     tf_err e;
-    if (tf_model_load(m, path, &e)) return io_error(path, "%s", e.msg);
+    if (tf_model_load(m, path, &e)) return io_error(name, "%s", e.msg); // as typed: a shipped model's folder is not the user's
     return 0;
+}
+
+const char *io_no_lessons(void) {
+    static char msg[256];
+    snprintf(msg, sizeof msg, "not found (%s); set TVIZ_DATA_DIR or reinstall", io_data_looked(IO_LESSONS));
+    return msg;
 }
 
 int io_write_file(const char *path, const char *data, size_t len) {

@@ -24,12 +24,14 @@ int io_opt(int argc, char **argv, int *i, const char *name, const char *alias, c
 // half-written file. "-" is stdout. Returns 0, or 1 after printing the error.
 int io_write_file(const char *path, const char *data, size_t len);
 
-// ---------------------------------------------------------------- models
-// "worked-example" -> assets/models/worked-example.safetensors; paths stay as they are.
-// Writes the resolved path into out. Returns 0, or 1 after printing the error.
+// ---------------------------------------------------------------- models and data (data.h finds the folders)
+// "worked-example" -> <models>/worked-example.safetensors; paths stay as
+// they are. Writes the resolved path into out: open it, but show the user
+// the name they gave. Returns 0, or 1 after printing the error.
 int io_resolve_model(const char *name, char *out, size_t n);
 int io_load_model(tf_model *m, const char *name, char *path, size_t n); // resolve + load, prints errors
-const char *io_assets_dir(void);
+// "not found (where it looked); set TVIZ_DATA_DIR or reinstall": the lessons' folder is missing.
+const char *io_no_lessons(void);
 
 // ---------------------------------------------------------------- the options every command shares
 enum { IO_OPT_OUT = 1, IO_OPT_WALK = 2, IO_OPT_LANG = 4 }; // -o; --stage and --no-pause; --lang

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../lesson/lesson.h"
+#include "data.h"
 
 // The language LANGUAGE, LC_ALL, LC_MESSAGES or LANG names ("fa_IR.UTF-8" ->
 // "fa"), when tviz has lessons in it; else English.
@@ -23,8 +23,9 @@ static const char *default_lang(void) {
         code[n] = 0;
         char path[4200];
         struct stat st;
-        snprintf(path, sizeof path, "%s/%s", lesson_dir(), code);
-        return !stat(path, &st) && S_ISDIR(st.st_mode) ? code : "en";
+        const char *lessons = io_data_dir(IO_LESSONS);
+        snprintf(path, sizeof path, "%s/%s", lessons ? lessons : ".", code);
+        return lessons && !stat(path, &st) && S_ISDIR(st.st_mode) ? code : "en";
     }
     return "en";
 }

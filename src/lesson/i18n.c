@@ -16,38 +16,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef TVIZ_LOCALE_DIR
-#define TVIZ_LOCALE_DIR "build/locale"
-#endif
-
 #ifdef __GLIBC__
 extern int _nl_msg_cat_cntr; // glibc's catalogue generation: bumped, cached translations are looked up again
 #endif
 
-static int is_dir(const char *p) {
-    struct stat st;
-    return !stat(p, &st) && S_ISDIR(st.st_mode);
-}
+static char locale_folder[PATH_MAX]; // "" until i18n_set_dir
 
-const char *i18n_locale_dir(void) {
-    static char dir[PATH_MAX];
-    const char *v = getenv("TVIZ_LOCALE");
-    if (v && *v) return v;
-    if (dir[0]) return dir;
-    char exe[PATH_MAX], guess[PATH_MAX + 32];
-    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    char *slash = k > 0 ? (exe[k] = 0, strrchr(exe, '/')) : NULL;
-    if (slash) {
-        *slash = 0;
-        static const char *rel[] = {"locale", "../share/locale"}; // build/tviz; bin/tviz of an installed tree
-        for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
-            snprintf(guess, sizeof guess, "%s/%s", exe, rel[i]);
-            if (is_dir(guess) && realpath(guess, dir)) return dir;
-        }
-    }
-    dir[0] = 0;
-    return TVIZ_LOCALE_DIR;
-}
+void i18n_set_dir(const char *dir) { snprintf(locale_folder, sizeof locale_folder, "%s", dir ? dir : ""); }
+
+const char *i18n_locale_dir(void) { return locale_folder[0] ? locale_folder : NULL; }
 
 void i18n_init(void) {
     const char *cur = setlocale(LC_MESSAGES, "");
@@ -56,7 +33,8 @@ void i18n_init(void) {
         for (size_t i = 0; i < sizeof utf8 / sizeof *utf8; i++)
             if (setlocale(LC_MESSAGES, utf8[i])) break;
     }
-    bindtextdomain("tviz", i18n_locale_dir());
+    if (!locale_folder[0]) return; // no catalogues: every string stays English
+    bindtextdomain("tviz", locale_folder);
     bind_textdomain_codeset("tviz", "UTF-8");
     textdomain("tviz");
 }
@@ -67,7 +45,8 @@ int i18n_set_language(const char *lang) {
 #ifdef __GLIBC__
     ++_nl_msg_cat_cntr;
 #endif
+    if (!locale_folder[0]) return 0;
     char mo[PATH_MAX + 64];
-    snprintf(mo, sizeof mo, "%s/%s/LC_MESSAGES/tviz.mo", i18n_locale_dir(), lang);
+    snprintf(mo, sizeof mo, "%s/%s/LC_MESSAGES/tviz.mo", locale_folder, lang);
     return access(mo, R_OK) == 0;
 }

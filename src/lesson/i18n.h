@@ -10,12 +10,14 @@
 #define _(s) gettext(s)
 #define N_(s) (s) // marked for xgettext, translated where it is shown
 
-// The folder that holds <lang>/LC_MESSAGES/tviz.mo: $TVIZ_LOCALE, else
-// <program's folder>/locale (build/locale beside build/tviz), else
-// <program's folder>/../share/locale, else the build tree's build/locale.
+// The folder that holds <lang>/LC_MESSAGES/tviz.mo, as the program found it
+// at start-up (src/io/data.h; build/locale in a checkout, share/locale when
+// installed). NULL until set, or when none was found: then English.
+void i18n_set_dir(const char *dir);
 const char *i18n_locale_dir(void);
-// Binds the "tviz" domain (UTF-8) and makes gettext usable even when the
-// message locale is "C", where GNU gettext ignores LANGUAGE. Call once.
+// Binds the "tviz" domain (UTF-8) to that folder and makes gettext usable
+// even when the message locale is "C", where GNU gettext ignores LANGUAGE.
+// Call once, after i18n_set_dir.
 void i18n_init(void);
 // Switches the interface language at run time (e.g. "fa"); NULL or "en" is
 // English. Returns 1 if a catalogue for it was found, 0 if English is shown.

@@ -10,42 +10,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef TVIZ_LESSONS_DIR
-#define TVIZ_LESSONS_DIR "lessons"
-#endif
-
 int lesson_is_rtl(const char *lang) {
     static const char *rtl[] = {"fa", "ar", "he", "ur", "ps", "ckb"};
     for (size_t i = 0; i < sizeof rtl / sizeof *rtl; i++) if (!strcmp(lang, rtl[i])) return 1;
     return 0;
 }
 
-const char *tviz_data_dir(const char *name, const char *env, const char *built_in, char *buf, size_t n) {
-    const char *v = getenv(env);
-    if (v && *v) return v;
-    char exe[PATH_MAX], guess[PATH_MAX + 64];
-    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k > 0) { // build/tviz -> build/../<name>
-        exe[k] = 0;
-        char *slash = strrchr(exe, '/');
-        struct stat st;
-        char real[PATH_MAX];
-        if (slash) {
-            *slash = 0;
-            snprintf(guess, sizeof guess, "%s/../%s", exe, name);
-            if (!stat(guess, &st) && S_ISDIR(st.st_mode) && realpath(guess, real) && strlen(real) < n) {
-                memcpy(buf, real, strlen(real) + 1);
-                return buf;
-            }
-        }
-    }
-    return built_in;
-}
+static char lessons_folder[PATH_MAX]; // "" until lesson_set_dir
 
-const char *lesson_dir(void) {
-    static char dir[PATH_MAX];
-    return tviz_data_dir("lessons", "TVIZ_LESSONS", TVIZ_LESSONS_DIR, dir, sizeof dir);
-}
+void lesson_set_dir(const char *dir) { snprintf(lessons_folder, sizeof lessons_folder, "%s", dir ? dir : ""); }
+
+const char *lesson_dir(void) { return lessons_folder[0] ? lessons_folder : NULL; }
 
 // ---------------------------------------------------------------- inline Markdown -> pango markup
 static void put(char **o, size_t *n, size_t *cap, const char *s, size_t len) {

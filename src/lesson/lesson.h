@@ -70,10 +70,10 @@ int glossary_find(const glossary *g, const char *text, glossary_hit *hits, int m
 // The entry whose occurrence in text covers byte index i, or -1.
 int glossary_at(const glossary *g, const char *text, int i);
 
-// The folder that holds lessons/<lang>/ (TVIZ_LESSONS, next to the program, or the build's source tree).
+// The folder that holds <lang>/<lesson>.md, as the program found it at
+// start-up (src/io/data.h): lesson code reads no environment and looks for
+// no files of its own. NULL until set, or when none was found.
+void lesson_set_dir(const char *dir);
 const char *lesson_dir(void);
-// A data folder of tviz: $env if set, else <program's folder>/../<name> if it
-// exists, else built_in. buf (PATH_MAX) holds the answer when it is built.
-const char *tviz_data_dir(const char *name, const char *env, const char *built_in, char *buf, size_t n);
 
 #endif
