@@ -507,8 +507,9 @@ static int soak(app *a, long n, unsigned seed) {
 static const char *app_help =
     "Usage: tviz [--model M] [--src TEXT] [--tgt TEXT] [--lang en|fa|ar] [--size WxH] [--fullscreen]\n"
     "            [--keys \"WORDS\"] [--screenshot FILE] [--report] [--quit] [--soak N]\n"
-    "Opens the window on the model and sentence (default: the worked example and\n"
-    "\"" IO_DEFAULT_SENTENCE "\"). Press ? in the window for the keys.\n"
+    "Opens the window on the model and sentence (default: the translator " IO_DEFAULT_MODEL " and\n"
+    "\"" IO_DEFAULT_SENTENCE "\"), in --lang (default: from LANGUAGE or LANG, else English).\n"
+    "Press ? in the window for the keys.\n"
     "--keys runs a script (or @FILE, one or more words a line) of key names (Right, Space, 2, Ctrl+S, Shift+Tab, F11),\n"
     "type:TEXT ('_' = space), click:X,Y, move:X,Y, wheel:N, resize:WxH, shot:FILE;\n"
     "--screenshot saves the window afterwards, --report prints what it shows, --quit closes it.\n"

@@ -46,6 +46,7 @@ int io_run_start(io_run *c, int argc, char **argv, const char *cmd, const char *
         if ((allow & IO_OPT_WALK) && !strcmp(a, "--no-pause")) { c->no_pause = 1; continue; }
         if ((allow & IO_OPT_LANG) && (k = io_opt(argc, argv, &i, "--lang", NULL, &c->lang))) { if (k < 0) return 1; continue; }
         if (extra && (k = extra(ctx, argc, argv, &i))) { if (k < 0) return 1; continue; }
+        if (!strcmp(cmd, "tviz")) return io_error(a, "unknown option; see tviz --help");
         return io_error(a, "unknown option for '%s'; see tviz %s --help", cmd, cmd);
     }
     c->lang_given = c->lang != NULL;
