@@ -123,6 +123,7 @@ test-unit: $(B)/tviz $(MO) $(B)/mkbad $(addprefix $(B)/,$(TESTS))
 	@TVIZ=./$(B)/tviz sh tests/cli_test.sh
 	@TVIZ=./$(B)/tviz MKBAD=./$(B)/mkbad sh tests/bad_input.sh
 	@TVIZ=./$(B)/tviz sh tests/window_test.sh
+	@TVIZ=./$(B)/tviz sh tests/i18n_views.sh
 
 # The whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer +
 # LeakSanitizer; any report fails it.

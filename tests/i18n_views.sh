@@ -45,7 +45,7 @@ arithmetic|out.probs|2,5"
 # the program and model names. Tokens of the sentence and the vocabulary are
 # added from the trace.
 ALLOWED="softmax exp max sin cos pos PE LayerNorm MultiHead MaskedMultiHead Concat FFN ReLU Sublayer head model embed scale
-bos eos unk tviz en fa worked example Q K V W O E G Y Z X T S d k h b i j q v x y z p a s e ff"
+bos eos unk tviz en fa worked example dmodel Q K V W O E G Y Z X T S d k h b i j q v x y z p a s e ff"
 
 "$TVIZ" trace -o "$T/trace.json" 2>/dev/null || bad "tviz trace failed"
 # the tokens (source words, decoder input, vocabulary) as words
@@ -54,9 +54,12 @@ printf '%s\n' $ALLOWED | sort -u >"$T/allowed"
 sort -u "$T/allowed" "$T/trace-words" >"$T/ok-words"
 # stage ids' parts are in the trace too (its "id" fields), so they are allowed
 
-# English words in a PDF that are not allowed: one per line.
+# English words in a PDF that are not allowed: one per line. pdftotext reads
+# slanted column labels in pieces ("lly" of "really") and d<sub>model</sub> as
+# "dmodel": a piece of a token of the trace is a token.
 english() {
-    pdftotext "$@" - 2>/dev/null | tr -c 'A-Za-z' '\n' | grep -E '^[A-Za-z]{2,}$' | sort -u | comm -23 - "$T/ok-words"
+    pdftotext "$@" - 2>/dev/null | tr -c 'A-Za-z' '\n' | grep -E '^[A-Za-z]{2,}$' | sort -u | comm -23 - "$T/ok-words" |
+        while read -r w; do grep -qF "$w" "$T/trace-words" || echo "$w"; done
 }
 
 for lang in fa ar; do

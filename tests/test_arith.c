@@ -306,7 +306,7 @@ static void concat_names_head_and_column(void **state) {
     fixtures *fx = *state;
     char lines[MAXL][200];
     int n = card(&fx->mh, "enc.0.self_attn.concat", 1, 9, 0, lines); // D = 4: column 9 = head 2, column 1
-    need_line(lines, n, "column 9 is column 1 of head 2", 1);
+    need_line(lines, n, "column 9 is column 1 of head 3", 1); // head.2, titled "Head 3"
     const char *r = need_line(lines, n, "head.2.out [1, 1] = ", 0);
     SHOWN(last_number(r), cell(&fx->mh, "enc.0.self_attn.head.2.out", 1, 1));
 }

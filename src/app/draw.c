@@ -404,7 +404,7 @@ static void help_overlay(cairo_t *cr, const render_theme *th, double w, double h
     double edge = rtl ? r.x + r.w - 24 * u : r.x + 24 * u, col = rtl ? r.x + r.w - 250 * u : r.x + 250 * u;
     render_text_style ts = ui_style(22 * u, th->fg, rtl);
     ts.bold = 1;
-    render_text(cr, _("Keys"), edge, r.y + 16 * u, &ts);
+    render_text(cr, _("Keyboard keys"), edge, r.y + 16 * u, &ts);
     render_text_style ks = render_style(16 * u, th->fg), ds = ui_style(16 * u, th->muted, rtl);
     ks.bold = 1;
     ks.dir = RENDER_DIR_LTR; // key names are Latin; a translated word in them keeps its own direction

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define LINE_BYTES 200 // one line of render_arith_lines, NUL included
+#define LINE_BYTES 600 // one line of a card, NUL included (Persian and Arabic letters take 2 bytes)
 #define MAX_LINES 48   // more than any card needs
 #define MAX_TERMS 8    // a sum of up to 8 terms is shown in full, a longer one as 6 terms and "…"
 #define HEAD_TERMS 6   // the terms shown of a longer sum
@@ -114,19 +114,21 @@ static str sub2(int i, int j) {
 // A token in quotes. A label that is not plain ASCII (Persian, Arabic, …)
 // sits in a first-strong isolate (U+2068 … U+2069), so a right-to-left word
 // is a run of its own and does not reorder the formula around it.
-static str quoted(const char *label) {
+// In a right-to-left card the quotes are « » (as the Persian and Arabic lessons write them).
+static str quoted(const char *label, int rtl) {
     char core[36];
     int cut = utf8_copy(core, label, 28);
     int ascii = 1;
     for (const char *p = core; *p; p++) if ((unsigned char)*p >= 0x80) ascii = 0;
     str r;
-    snprintf(r.s, sizeof r.s, ascii ? "“%s%s”" : "“\u2068%s%s\u2069”", core, cut ? "…" : "");
+    const char *open = rtl ? "«" : "“", *close = rtl ? "»" : "”";
+    snprintf(r.s, sizeof r.s, ascii ? "%s%s%s%s" : "%s\u2068%s%s\u2069%s", open, core, cut ? "…" : "", close);
     return r;
 }
 
 static str token(const card *c, tf_axis axis, int i) {
     char buf[16];
-    return quoted(tf_axis_label(c->t, axis, i, buf, sizeof buf));
+    return quoted(tf_axis_label(c->t, axis, i, buf, sizeof buf), c->o && c->o->rtl);
 }
 
 // Appends a line (cut at a character boundary with "…" if too long).
@@ -215,7 +217,7 @@ static void arith_scores(card *c) {
     int h = c->s->head, D = head_dim(c), i = c->row, j = c->col;
     if (!q || !k || D <= 0) return;
     put(c, K_TEXT, render_tr(c->o, "Query %s against key %s: the dot product of q = row %d of Q and k = row %d of K, in head %d's columns %d…%d."),
-        token(c, c->s->row_axis, i).s, token(c, c->s->col_axis, j).s, i, j, h, h * D, h * D + D - 1);
+        token(c, c->s->row_axis, i).s, token(c, c->s->col_axis, j).s, i, j, h + 1, h * D, h * D + D - 1); // (heads count from 1, as titled)
     if (c->s->sublayer == TF_SUB_CROSS_ATTN)
         put(c, K_NOTE, render_tr(c->o, "Cross-attention: the query comes from the decoder (%s), the key from the encoder output (%s)."), q->id, k->id);
     else put(c, K_NOTE, render_tr(c->o, "Q and K are the stages %s and %s."), q->id, k->id);
@@ -339,9 +341,9 @@ static void arith_head_out(card *c) {
     const tf_stage *a = input(c, 0), *v = input(c, 1);
     if (!a || !v) return;
     put(c, K_TEXT, render_tr(c->o, "Query %s mixes the values with its attention weights: Σⱼ a%s,ⱼ · vⱼ with vⱼ = V[j, %d] (column %d of head %d)."),
-        token(c, c->s->row_axis, i).s, sub(i).s, h * D + d, d, h);
-    put(c, K_NOTE, render_tr(c->o, "Weights from %s, values from %s%s."), a->id, v->id,
-        c->s->sublayer == TF_SUB_CROSS_ATTN ? " (computed from the encoder output)" : "");
+        token(c, c->s->row_axis, i).s, sub(i).s, h * D + d, d, h + 1);
+    if (c->s->sublayer == TF_SUB_CROSS_ATTN) put(c, K_NOTE, render_tr(c->o, "Weights from %s, values from %s (computed from the encoder output)."), a->id, v->id);
+    else put(c, K_NOTE, render_tr(c->o, "Weights from %s, values from %s."), a->id, v->id);
     double first[MAX_TERMS];
     for (int j = 0; j < a->cols; j++) {
         float w = at(a, i, j), x = at(v, j, h * D + d);
@@ -361,7 +363,7 @@ static void arith_concat(card *c) {
     const tf_stage *ho = input(c, h);
     if (!ho) return;
     put(c, K_TEXT, render_tr(c->o, "Concat lays the %d heads' outputs side by side, %d columns each: column %d is column %d of head %d."),
-        c->s->cols / D, D, c->col, d, h);
+        c->s->cols / D, D, c->col, d, h + 1);
     put(c, K_RESULT, render_tr(c->o, "head.%d.out [%d, %d] = %s"), h, c->row, d, num(at(ho, c->row, d)).s);
     const tf_stage *out = with_op(c, TF_OP_OUT);
     if (out) put(c, K_NOTE, render_tr(c->o, "Nothing is computed here; the next step, ·W_O (%s), mixes the heads."), out->id);
@@ -374,15 +376,16 @@ static void arith_linear(card *c, const tf_stage *x, const char *wname, const ch
                          int relu) {
     int i = c->row, o = c->col, n = x->cols;
     float v = at(c->s, i, o);
-    if (bname) put(c, K_TEXT, render_tr(c->o, "Row %d of the input times column %d of %s, plus the bias %s[%d]%s."), i, o, wname, bname, o,
-                   relu ? ", then ReLU" : "");
+    if (bname) put(c, K_TEXT, relu ? render_tr(c->o, "Row %d of the input times column %d of %s, plus the bias %s[%d], then ReLU.")
+                                   : render_tr(c->o, "Row %d of the input times column %d of %s, plus the bias %s[%d]."), i, o, wname, bname, o);
     else put(c, K_TEXT, render_tr(c->o, "Row %d of the input times column %d of %s (this model has no bias here)."), i, o, wname);
     put(c, K_MATH, render_tr(c->o, "x = %s   (row %d of %s)"), row_values(x, i).s, i, x->id);
     if (!W) {
         put(c, K_NOTE, render_tr(c->o, "The weights %s and %s are in the model file, not in the trace; open the model to see each term."), wname, bname);
         if (relu) put(c, K_RESULT, render_tr(c->o, "max(0, x · %s column %d + %s[%d]) = %s"), wname, o, bname, o, num(v).s);
         else put(c, K_RESULT, render_tr(c->o, "x · %s column %d + %s[%d] = %s"), wname, o, bname, o, num(v).s);
-        if (relu) put(c, K_NOTE, render_tr(c->o, "ReLU keeps a positive sum and turns a negative one into 0%s."), v == 0 ? " (as here)" : "");
+        if (relu) put(c, K_NOTE, v == 0 ? render_tr(c->o, "ReLU keeps a positive sum and turns a negative one into 0 (as here).")
+                                        : render_tr(c->o, "ReLU keeps a positive sum and turns a negative one into 0."));
         return;
     }
     const float *w = W + (size_t)o * n;
@@ -520,7 +523,7 @@ static void arith_embed(card *c) {
     if (voc) id = tf_vocab_find(voc, label);
     else if (!src)
         for (int k = 0; k < c->t->V && id < 0; k++) if (!strcmp(c->t->vocab[k], label)) id = k;
-    str tok = quoted(label);
+    str tok = quoted(label, c->o && c->o->rtl);
     if (id < 0) put(c, K_TEXT, src ? render_tr(c->o, "Token %s: its embedding is its row of E, the source embedding table.")
                                    : render_tr(c->o, "Token %s: its embedding is its row of E, the target embedding table."), tok.s);
     else put(c, K_TEXT, src ? render_tr(c->o, "Token %s is id %d of the source vocabulary; its embedding is row %d of E.")
@@ -632,8 +635,10 @@ int render_arith_lines(const tf_trace *t, const tf_model *m, int stage, int row,
 static render_text_style line_style(int kind, double fs, const render_theme *th, double width, int rtl) {
     render_text_style st = render_style(fs, th->fg);
     st.width = width;
-    st.align = rtl ? RENDER_ALIGN_RIGHT : RENDER_ALIGN_LEFT;
-    st.dir = rtl && (kind == K_HEAD || kind == K_TEXT || kind == K_NOTE) ? RENDER_DIR_RTL : RENDER_DIR_LTR;
+    int sentence = kind == K_HEAD || kind == K_TEXT || kind == K_NOTE;
+    st.dir = rtl && sentence ? RENDER_DIR_RTL : RENDER_DIR_LTR;
+    // (a right-to-left paragraph's "left" is where it starts: the right)
+    st.align = rtl && !sentence ? RENDER_ALIGN_RIGHT : RENDER_ALIGN_LEFT;
     switch (kind) {
     case K_HEAD: st.size = fs * 1.1; st.bold = 1; break;
     case K_NOTE: st.size = fs * 0.92; st.italic = !rtl; st.color = th->muted; break;

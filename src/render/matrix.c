@@ -130,7 +130,9 @@ static void matrix_layout(cairo_t *cr, const tf_trace *t, const tf_stage *s, con
     double base = compact ? fmax(6, fmin(16, fmin(w / 30.0, h / 22.0))) : fmax(11, fmin(22, fmin(w / 75.0, h / 28.0)));
     L->fs = base * o->text_scale;
     double fs = L->fs, pad = fs * 0.9;
-    L->title_h = compact ? fs * 1.6 : fs * 1.5 * 1.35 + fs * 1.35 + pad;
+    // (Persian and Arabic lines are taller than Latin ones at the same size)
+    double line = o && o->rtl ? 1.8 : 1.35;
+    L->title_h = compact ? fs * 1.6 : fs * 1.5 * line + fs * line + pad;
     L->bar_w = compact ? 0 : fs * 1.2 + fs * 5.5;
     int attn = tf_stage_is_attention_square(s);
     render_text_style st = render_style(fs * 0.9, (render_rgb){0, 0, 0});
@@ -463,15 +465,15 @@ static void draw_multiples(cairo_t *cr, const tf_trace *t, int stage, const rend
     layout Lh; // header sizes from a full layout
     matrix_layout(cr, t, s, o, w, h, 0, &Lh);
     double fs = Lh.fs, pad = fs * 0.9;
-    char title[400], at[96], which[96];
+    char title[600], at[96], which[300];
     render_text_style ts = render_style(fs * 1.5, th.fg);
     ts.bold = 1;
     tf_stage side = *s;
     if (all_layers) side.layer = -1;
     where(&side, o, at, sizeof at);
-    if (all_layers) snprintf(which, sizeof which, "%s", render_tr(o, "every layer and head"));
-    else snprintf(which, sizeof which, render_tr(o, "all %d heads"), H);
-    snprintf(title, sizeof title, "%s · %s — %s, %s", at, sublayer_name(s, o), render_tr(o, s->title), which);
+    if (all_layers) snprintf(which, sizeof which, render_tr(o, "%s, every layer and head"), render_tr(o, s->title));
+    else snprintf(which, sizeof which, render_tr(o, "%s, all %d heads"), render_tr(o, s->title), H);
+    snprintf(title, sizeof title, "%s · %s — %s", at, sublayer_name(s, o), which);
     double y = pad * 0.8 + heading(cr, title, pad, pad * 0.8, w, o, &ts);
     render_text_style ss = render_style(fs, th.muted);
     char subt[400], axes[300];

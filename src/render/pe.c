@@ -74,12 +74,15 @@ static double draw_header(cairo_t *cr, const fig *f, const char *title, const ch
     render_text_style ts = render_style(f->fs * 1.5, f->th.fg);
     ts.bold = 1;
     ts.width = fmax(w - 2 * f->pad, f->fs);
-    if (f->o->rtl) { ts.dir = RENDER_DIR_RTL; ts.align = RENDER_ALIGN_RIGHT; } // the title from the right; the formula stays left to right
+    // Right to left, the title and the subtitle start at the right (a forced
+    // right-to-left paragraph's "left" is its start); the formula in the
+    // subtitle is an isolate and stays left to right (formula_markup).
+    if (f->o->rtl) ts.dir = RENDER_DIR_RTL;
     double y = f->pad * 0.8;
     y += render_text(cr, title, f->pad, y, &ts);
     render_text_style ss = render_style(f->fs * 0.95, f->th.muted);
     ss.width = ts.width;
-    ss.align = ts.align;
+    ss.dir = ts.dir;
     y += f->fs * 0.2;
     return y + render_markup(cr, sub_markup, f->pad, y, &ss);
 }
@@ -93,9 +96,9 @@ static void formula_markup(const fig *f, char *buf, size_t n, const char *extra)
     snprintf(sub, sizeof sub, "<span size=\"78%%\" rise=\"%d\">", -rise / 2);
     snprintf(sup, sizeof sup, "<span size=\"78%%\" rise=\"%d\">", rise);
     int k = snprintf(buf, n,
-                     "PE%s(pos, 2i)</span> = sin(pos / 10000%s2i/d</span>),   "
-                     "PE%s(pos, 2i+1)</span> = cos(pos / 10000%s2i/d</span>),   d = d%smodel</span> = %d",
-                     sub, sup, sub, sup, sub, f->D);
+                     "%sPE%s(pos, 2i)</span> = sin(pos / 10000%s2i/d</span>),   "
+                     "PE%s(pos, 2i+1)</span> = cos(pos / 10000%s2i/d</span>),   d = d%smodel</span> = %d%s",
+                     f->o->rtl ? "\u2066" : "", sub, sup, sub, sup, sub, f->D, f->o->rtl ? "\u2069" : "");
     if (f->model_C && f->model_C != f->D && k >= 0 && (size_t)k < n)
         k += snprintf(buf + k, n - (size_t)k, render_tr(f->o, " (the loaded model: %d)"), f->model_C);
     if (extra && k >= 0 && (size_t)k < n) snprintf(buf + k, n - (size_t)k, "\n%s", extra);
