@@ -3,6 +3,7 @@
 // and the glossary words found in lesson text and under a point of it.
 #include "testutil.h"
 
+#include <dirent.h>
 #include <locale.h>
 
 #include "../src/io/data.h"
@@ -44,6 +45,49 @@ static void catalogues_switch_at_run_time(void **state) {
     assert_string_equal(_("? for help"), "? for help");
     assert_int_equal(i18n_set_language(NULL), 0);
     assert_string_equal(_("Prev"), "Prev");
+}
+
+// One digit rule for every language (lessons/README.md): every translation
+// writes its numbers with 0–9, as the matrices and the lessons do. Checked
+// here, where the po files are (tviz lesson check reads an installed lessons
+// folder, which has no po/): every msgstr line of po/*.po, named file:line.
+static void translations_write_0_to_9(void **state) {
+    (void)state;
+    DIR *d = opendir("po");
+    assert_non_null(d);
+    struct dirent *de;
+    int files = 0, msgstrs = 0, bad = 0;
+    char first[1000] = "";
+    while ((de = readdir(d))) {
+        size_t l = strlen(de->d_name);
+        if (l < 4 || strcmp(de->d_name + l - 3, ".po")) continue;
+        char path[300], *text;
+        snprintf(path, sizeof path, "po/%s", de->d_name);
+        size_t n;
+        assert_non_null(text = read_file(path, &n));
+        files++;
+        int line = 0, in_msgstr = 0;
+        for (char *ln = text, *next; ln && *ln; ln = next) {
+            next = strchr(ln, '\n');
+            if (next) *next++ = 0;
+            line++;
+            if (!strncmp(ln, "msgstr", 6)) { in_msgstr = 1; msgstrs++; }
+            else if (ln[0] != '"') in_msgstr = 0; // a continuation line belongs to what it follows
+            char why[300];
+            if (in_msgstr && lesson_odd_char(ln, why, sizeof why) >= 0 && !bad++) snprintf(first, sizeof first, "%s:%d: %s", path, line, why);
+        }
+        free(text);
+    }
+    closedir(d);
+    assert_int_equal(files, 2); // fa, ar
+    assert_true(msgstrs > 200);
+    if (bad) fail_msg("%d msgstr lines with digits other than 0-9; the first: %s", bad, first);
+    // and what the window shows
+    assert_int_equal(i18n_set_language("ar"), 1);
+    assert_string_equal(_("Encoder add & norm 1"), "جمع وتطبيع 1 في المشفّر");
+    assert_int_equal(i18n_set_language("fa"), 1);
+    assert_string_equal(_("Decoder add & norm 3"), "جمع و نرمال‌سازی 3 رمزگشا");
+    i18n_set_language(NULL);
 }
 
 // The folder it was told (build/locale beside the test binaries); none told
@@ -146,6 +190,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(catalogues_switch_at_run_time),
         cmocka_unit_test(the_catalogue_folder),
+        cmocka_unit_test(translations_write_0_to_9),
         cmocka_unit_test(glossary_words_in_text),
         cmocka_unit_test(hit_testing_a_word),
     };

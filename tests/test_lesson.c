@@ -164,6 +164,31 @@ static void glossaries(void **state) {
     assert_non_null(strstr(err, "1: a glossary line"));
 }
 
+// One digit rule for every language: 0–9 only (lessons/README.md).
+static void digits_other_than_0_to_9(void **state) {
+    (void)state;
+    static const struct { const char *text; int at; const char *phrase; } odd[] = {
+        {"مدل پایه ۸ سر دارد", (int)sizeof "مدل پایه " - 1, "a Persian digit ۸ (U+06F8); write 8"},
+        {"مجموعها ١: كل", (int)sizeof "مجموعها " - 1, "an Arabic-Indic digit ١ (U+0661); write 1"},
+        {"بخشِ 3٫4 مقاله", (int)sizeof "بخشِ 3" - 1, "the Arabic decimal separator ٫ (U+066B); write \".\""},
+        {"30٬000", 2, "thousands separator ٬ (U+066C); write \",\""},
+        {"d = ４", 4, "a digit ４ (U+FF14); write 4"},         // full width
+        {"x = \U0001D7D1", 4, "a digit \U0001D7D1 (U+1D7D1); write 3"}, // mathematical bold
+        {"हिंदी ५", (int)sizeof "हिंदी " - 1, "a digit ५ (U+096B); write 5"}, // Devanagari
+    };
+    char why[300];
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+        int at = lesson_odd_char(odd[i].text, why, sizeof why);
+        if (at != odd[i].at || !strstr(why, odd[i].phrase)) fail_msg("\"%s\": at %d \"%s\", want at %d \"%s\"", odd[i].text, at, why, odd[i].at, odd[i].phrase);
+    }
+    // the rest is fine: 0–9, sub- and superscripts of formulas, Persian letters and ZWNJ, an Arabic comma after a number
+    static const char *fine[] = {"0123456789", "W₁ x² Kᵀ √dₖ e^(−∞)", "مقدار‌ها و کلید‌ها", "8 سر، 64 بُعد", "(0.10, 1.30)", ""};
+    for (size_t i = 0; i < sizeof fine / sizeof *fine; i++) {
+        int at = lesson_odd_char(fine[i], why, sizeof why);
+        if (at != -1) fail_msg("\"%s\" flagged at %d: %s", fine[i], at, why);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parses_the_subset),
@@ -171,6 +196,7 @@ int main(void) {
         cmocka_unit_test(mistakes_name_their_line),
         cmocka_unit_test(live_values_and_conditions),
         cmocka_unit_test(glossaries),
+        cmocka_unit_test(digits_other_than_0_to_9),
     };
     return cmocka_run_group_tests_name("lesson", tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 // lesson_cmd.c — `tviz lesson check`: every lesson file parses, every stage id
 // it names exists, every language has every section English has, and the
-// glossaries have every key, used in their lessons. Errors name file:line.
+// glossaries have every key, used in their lessons, and every number is
+// written with the digits 0–9. Errors name file:line.
 #include "cli.h"
 #include "../lesson/lesson.h"
 #include "../render/render.h"
@@ -103,6 +104,23 @@ static int check_values(const lesson *l, value_model *vms, int n_vm) {
         }
         free(bad);
     }
+    return problems;
+}
+
+// One problem for each line of a lesson or glossary file with a character
+// lessons do not use (lesson_odd_char: a digit other than 0–9, …).
+static int check_chars(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0; // (reading it is reported by its loader)
+    char *line = NULL, why[400];
+    size_t cap = 0;
+    int n = 0, problems = 0;
+    while (getline(&line, &cap, f) >= 0) {
+        n++;
+        if (lesson_odd_char(line, why, sizeof why) >= 0) { problem("%s:%d: %s", path, n, why); problems++; }
+    }
+    free(line);
+    fclose(f);
     return problems;
 }
 
@@ -212,6 +230,7 @@ static int check(const char *dir, const char *shown) {
             if (stat(path, &st)) { problem("%s: missing; every language has every lesson of en/", path); problems++; unread++; continue; }
             if (lesson_load(&ls[f], path, lang, err, sizeof err)) { problem("%s:%s", path, err); problems++; unread++; continue; }
             n_files++;
+            problems += check_chars(path);
             problems += check_values(&ls[f], vms, 3);
             for (int s = 0; s < ls[f].n; s++) {
                 const lesson_section *sec = &ls[f].sec[s];
@@ -241,6 +260,7 @@ static int check(const char *dir, const char *shown) {
         snprintf(path, sizeof path, "%s/%s/glossary.txt", dir, lang);
         if (glossary_load(&g, path, lang, err, sizeof err)) { problem("%s:%s", path, err); problems++; }
         else {
+            problems += check_chars(path);
             for (size_t k = 0; k < sizeof glossary_keys / sizeof *glossary_keys; k++) {
                 const char *w = glossary_word(&g, glossary_keys[k]);
                 if (!w) { problem("%s: has no \"%s\"; add \"%s = …\"", path, glossary_keys[k], glossary_keys[k]); problems++; }
@@ -275,6 +295,7 @@ int cmd_lesson(int argc, char **argv) {
     }
     if (argc >= 2 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")) return io_error(argv[1], "unknown; use tviz lesson check [DIR]");
     fputs("Usage: tviz lesson check [DIR]\nChecks every lesson file under DIR (default: the lessons folder): it parses, each stage id\n"
-          "it names exists, each language has every section of en/, and each glossary has every key.\n", stdout);
+          "it names exists, each language has every section of en/, each glossary has every key,\n"
+          "and every number is written with the digits 0-9.\n", stdout);
     return argc < 2;
 }

@@ -353,6 +353,39 @@ static unsigned cp_at(const char *s, int *len) {
     return c;
 }
 
+// ---------------------------------------------------------------- characters a lesson does not use
+// The zero of every set of decimal digits Unicode has but 0–9 (category Nd,
+// Unicode 14): each set is ten code points from its zero.
+static const unsigned digit_zeros[] = {
+    0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66, 0xDE6, 0xE50, 0xED0, 0xF20, 0x1040,
+    0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0,
+    0xA9F0, 0xAA50, 0xABF0, 0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0, 0x11650,
+    0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0, 0x16A60, 0x16AC0, 0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2,
+    0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0, 0x1E950, 0x1FBF0};
+
+int lesson_odd_char(const char *s, char *why, size_t n) {
+    for (int i = 0, len; s[i]; i += len) {
+        unsigned c = cp_at(s + i, &len);
+        if (c < 0x80) continue;
+        const char *what = NULL;
+        int digit = -1;
+        for (size_t k = 0; k < sizeof digit_zeros / sizeof *digit_zeros; k++)
+            if (c >= digit_zeros[k] && c < digit_zeros[k] + 10) digit = (int)(c - digit_zeros[k]);
+        if (digit >= 0) what = c >= 0x6F0 && c <= 0x6F9 ? "a Persian digit" : c >= 0x660 && c <= 0x669 ? "an Arabic-Indic digit" : "a digit";
+        if (digit >= 0) {
+            snprintf(why, n, "%s %.*s (U+%04X); write %d: numbers are written with 0–9 in every language, as the matrices show them (lessons/README.md)",
+                     what, len, s + i, c, digit);
+            return i;
+        }
+        if (c == 0x66B || c == 0x66C) {
+            snprintf(why, n, "the Arabic %s separator %.*s (U+%04X); write \"%c\", as the matrices do (lessons/README.md)",
+                     c == 0x66B ? "decimal" : "thousands", len, s + i, c, c == 0x66B ? '.' : ',');
+            return i;
+        }
+    }
+    return -1;
+}
+
 // Is c part of a word? Letters and digits of any script are; spaces,
 // punctuation, symbols, ZWNJ (which ends a Persian word before its suffix)
 // and the bidi marks around formulas are not.

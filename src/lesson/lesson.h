@@ -48,6 +48,12 @@ void lesson_free(lesson *l);
 const lesson_section *lesson_for_stage(const lesson *l, const char *stage_id);
 const lesson_section *lesson_section_named(const lesson *l, const char *pattern); // e.g. "check"
 int lesson_is_rtl(const char *lang);
+// The first character of a lesson's line a lesson must not use
+// (lessons/README.md): a digit other than 0–9 (Persian ۰–۹, Arabic-Indic
+// ٠–٩, or any other script's), the Arabic decimal or thousands separator
+// (٫ ٬). Returns its byte index in s, with "what it is; what to write" in why,
+// or -1. (Also for the interface's translations: tests/test_i18n.c.)
+int lesson_odd_char(const char *s, char *why, size_t n);
 
 // Live values: each {{expr}} of a block's markup stands for a number, token or
 // size of the model and sentence on screen (lessons/README.md). fn reads expr
