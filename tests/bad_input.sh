@@ -265,6 +265,8 @@ fresh; put_line ar/inside-transformer.md "$m_ar" "ويستعمل البحث ٨ �
 lesson "an Arabic-Indic digit" "ar/inside-transformer.md:$m_ar: " "an Arabic-Indic digit ٨ (U+0668); write 8"
 fresh; put_line ar/inside-transformer.md "$m_ar" "انظر القسم 3٫4 من البحث."; put_line ar/inside-transformer.md $((m_ar + 1)) ""
 lesson "an Arabic decimal separator" "ar/inside-transformer.md:$m_ar: " "the Arabic decimal separator ٫ (U+066B)"
+fresh; put_line ar/inside-transformer.md "$m_ar" "$(printf 'الصيغة `pos /\342\201\240 10000` هنا.')"; put_line ar/inside-transformer.md $((m_ar + 1)) ""
+lesson "a word joiner (U+2060) in a code span" "ar/inside-transformer.md:$m_ar: " "an invisible word joiner (U+2060); remove it"
 fresh; put_line "$G" 1 "# واژه‌های جدولِ ۲"
 lesson "a Persian digit in a glossary comment" "$G:1: " "a Persian digit ۲ (U+06F2); write 2"
 fresh; rm -r "$L/en"

@@ -33,7 +33,7 @@ static void parses_the_subset(void **state) {
     assert_int_equal(pe->n_patterns, 2);
     assert_int_equal(pe->n_blocks, 5);
     assert_int_equal(pe->blocks[0].kind, LESSON_HEADING);
-    assert_string_equal(pe->blocks[1].markup, "A <i>short</i> \u2066<tt>x&lt;y &amp; z</tt>\u2069 note.");
+    assert_string_equal(pe->blocks[1].markup, "A <i>short</i> <span allow_breaks=\"false\">\u2066<tt>x&lt;y &amp; z</tt>\u2069</span> note.");
     assert_int_equal(pe->blocks[2].kind, LESSON_BULLET);
     assert_string_equal(pe->blocks[3].markup, "two");
     assert_int_equal(pe->blocks[4].kind, LESSON_NUMBERED);
@@ -59,7 +59,7 @@ static void right_to_left_text(void **state) {
     if (lesson_load(&l, p, "fa", err, sizeof err)) fail_msg("%s", err);
     assert_true(l.rtl);
     assert_string_equal(l.title, "درون ترنسفورمر");
-    assert_string_equal(lesson_for_stage(&l, "src.pe")->blocks[0].markup, "برای هر موقعیت، \u2066<tt>PE(pos, 2i)</tt>\u2069 یک <b>سینوس</b> است.");
+    assert_string_equal(lesson_for_stage(&l, "src.pe")->blocks[0].markup, "برای هر موقعیت، <span allow_breaks=\"false\">\u2066<tt>PE(pos, 2i)</tt>\u2069</span> یک <b>سینوس</b> است.");
     lesson_free(&l);
 }
 
@@ -113,12 +113,12 @@ static void live_values_and_conditions(void **state) {
     const lesson_section *sec = lesson_for_stage(&l, "src.pe");
     assert_int_equal(sec->n_blocks, 4);
     // the markup keeps {{…}} as written; bold and code around it still work
-    assert_string_equal(sec->blocks[0].markup, "The value {{ x }} and <b>{{tok 0}}</b>, \u2066<tt>code {{x}}</tt>\u2069, then {{nope}}.");
+    assert_string_equal(sec->blocks[0].markup, "The value {{ x }} and <b>{{tok 0}}</b>, <span allow_breaks=\"false\">\u2066<tt>code {{x}}</tt>\u2069</span>, then {{nope}}.");
     assert_null(sec->blocks[0].cond);
     int calls = 0;
     assert_int_equal(lesson_expand(sec->blocks[0].markup, fake_value, &calls, out, sizeof out), 1); // one unreadable
     assert_int_equal(calls, 4);
-    assert_string_equal(out, "The value 1.5 and <b>&lt;bos&gt;</b>, \u2066<tt>code 1.5</tt>\u2069, then ?.");
+    assert_string_equal(out, "The value 1.5 and <b>&lt;bos&gt;</b>, <span allow_breaks=\"false\">\u2066<tt>code 1.5</tt>\u2069</span>, then ?.");
     assert_string_equal(sec->blocks[1].cond, "model=worked-example");
     assert_string_equal(sec->blocks[1].markup, "Only for the worked example, <i>{{x}}</i>.");
     assert_int_equal(sec->blocks[2].kind, LESSON_BULLET);

@@ -37,7 +37,7 @@ static void put(char **o, size_t *n, size_t *cap, const char *s, size_t len) {
     (*o)[*n] = 0;
 }
 
-// **bold**, *italic*, `code` (isolated left to right); <, >, & escaped. Returns NULL with err set when
+// **bold**, *italic*, `code` (isolated left to right, unbreakable); <, >, & escaped. Returns NULL with err set when
 // a marker is left open.
 static char *inline_markup(const char *s, int line, char *err, size_t en) {
     char *o = NULL;
@@ -61,15 +61,18 @@ static char *inline_markup(const char *s, int line, char *err, size_t en) {
             const char *end = strchr(p + 1, '`');
             if (!end) { snprintf(err, en, "%d: a ` opens code that is never closed; add the closing `", line); free(o); return NULL; }
             // a left-to-right isolate (LRI … PDI): in a Persian or Arabic
-            // paragraph the formula's brackets and signs stay with it
-            put(&o, &n, &cap, "\u2066<tt>", 3 + 4);
+            // paragraph the formula's brackets and signs stay with it; and
+            // in one piece, never broken over two lines (a stage id split at
+            // a '.' would have its halves at opposite ends of right-to-left
+            // lines). src/render/text.c breaks one wider than a whole line at its spaces.
+            put(&o, &n, &cap, "<span allow_breaks=\"false\">\u2066<tt>", 27 + 3 + 4);
             for (const char *q = p + 1; q < end; q++) {
                 if (*q == '<') put(&o, &n, &cap, "&lt;", 4);
                 else if (*q == '>') put(&o, &n, &cap, "&gt;", 4);
                 else if (*q == '&') put(&o, &n, &cap, "&amp;", 5);
                 else put(&o, &n, &cap, q, 1);
             }
-            put(&o, &n, &cap, "</tt>\u2069", 5 + 3);
+            put(&o, &n, &cap, "</tt>\u2069</span>", 5 + 3 + 7);
             p = end;
         } else if (p[0] == '*' && p[1] == '*') {
             put(&o, &n, &cap, bold ? "</b>" : "<b>", bold ? 4 : 3);
@@ -380,6 +383,11 @@ int lesson_odd_char(const char *s, char *why, size_t n) {
         if (c == 0x66B || c == 0x66C) {
             snprintf(why, n, "the Arabic %s separator %.*s (U+%04X); write \"%c\", as the matrices do (lessons/README.md)",
                      c == 0x66B ? "decimal" : "thousands", len, s + i, c, c == 0x66B ? '.' : ',');
+            return i;
+        }
+        if (c == 0x2060 || c == 0x200B || c == 0xFEFF) {
+            snprintf(why, n, "an invisible %s (U+%04X); remove it: code spans and stage ids never break without it (lessons/README.md)",
+                     c == 0x200B ? "zero-width space" : "word joiner", c);
             return i;
         }
     }

@@ -10,7 +10,7 @@ typedef enum { LESSON_PARA, LESSON_HEADING, LESSON_BULLET, LESSON_NUMBERED, LESS
 
 typedef struct {
     lesson_kind kind;
-    char *markup;        // pango markup (escaped; **b** -> <b>, *i* -> <i>, `c` -> <tt>); {{expr}} kept for lesson_expand
+    char *markup;        // pango markup (escaped; **b** -> <b>, *i* -> <i>, `c` -> <tt> in an unbreakable left-to-right isolate); {{expr}} kept for lesson_expand
     char *cond;          // "[if COND]" in front of the block: shown only when COND holds; NULL: always
     int line;            // where it starts in the file
 } lesson_block;
@@ -51,7 +51,9 @@ int lesson_is_rtl(const char *lang);
 // The first character of a lesson's line a lesson must not use
 // (lessons/README.md): a digit other than 0–9 (Persian ۰–۹, Arabic-Indic
 // ٠–٩, or any other script's), the Arabic decimal or thousands separator
-// (٫ ٬). Returns its byte index in s, with "what it is; what to write" in why,
+// (٫ ٬), or an invisible character that only glues text together (U+2060
+// word joiner, U+200B zero-width space, U+FEFF): code spans never break
+// without help. Returns its byte index in s, with "what it is; what to write" in why,
 // or -1. (Also for the interface's translations: tests/test_i18n.c.)
 int lesson_odd_char(const char *s, char *why, size_t n);
 
