@@ -250,6 +250,18 @@ m=$(wc -l <"$L/$G")
 lesson "glossary key too long" "$G:$m: " "a key under 48 bytes"
 fresh; printf 'zzz-unknown = x\n' >>"$L/$G"
 lesson "glossary key English lacks" "$G: " '"zzz-unknown" is not an English glossary key'
+fresh; sed -i 's/^key = .*/key = کلید | | کلیدها/' "$L/$G"
+m=$(grep -n '^key = ' "$L/$G" | cut -d: -f1)
+lesson "glossary: an empty form between bars" "$G:$m: " 'an empty form beside a "|"'
+fresh; sed -i 's/^key = .*/& |/' "$L/ar/glossary.txt"
+m=$(grep -n '^key = ' "$L/ar/glossary.txt" | cut -d: -f1)
+lesson "glossary: a bar with no form after it" "ar/glossary.txt:$m: " 'an empty form beside a "|"'
+fresh; sed -i 's/^value = .*/value = مقدار | كليد/' "$L/$G"
+m=$(grep -n '^value = ' "$L/$G" | cut -d: -f1)
+lesson "glossary: one form under two keys" "$G:$m: " '"كليد" is already a form of "key"'
+fresh; sed -i 's/^head = .*/head = سر = رأس/' "$L/$G"
+m=$(grep -n '^head = ' "$L/$G" | cut -d: -f1)
+lesson "glossary: a second =" "$G:$m: " 'has one "="'
 fresh; sed -i '/^softmax = /d' "$L/$G"
 lesson "glossary key missing" "$G: " 'has no "softmax"'
 fresh; sed -i 's/^softmax = .*/softmax = قطعاً-نیست/' "$L/$G"

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 static const char *glossary_keys[] = {"attention", "query", "key", "value", "head", "mask", "softmax", "layer-normalization",
@@ -153,19 +152,18 @@ static int list_dir(const char *dir, int want_dirs, const char *suffix, char nam
     return n;
 }
 
-// word in text, ignoring the case of ASCII letters ("Attention" at a sentence's start).
-static int contains(const char *text, const char *word) {
-    size_t n = strlen(word);
-    for (const char *p = text; *p; p++)
-        if (!strncasecmp(p, word, n)) return 1;
-    return 0;
-}
-
-static int uses_word(const lesson *ls, int n, const char *word) {
+// Whether the lessons use glossary entry e (found as the window finds it,
+// inflected: "heads", «کلیدها», «والمفاتيح»).
+static int uses_entry(const lesson *ls, int n, const glossary *g, int e) {
+    char plain[9000];
+    glossary_hit hits[256];
     for (int f = 0; f < n; f++)
         for (int s = 0; s < ls[f].n; s++)
-            for (int b = 0; b < ls[f].sec[s].n_blocks; b++)
-                if (contains(ls[f].sec[s].blocks[b].markup, word)) return 1;
+            for (int b = 0; b < ls[f].sec[s].n_blocks; b++) {
+                if (render_markup_plain(ls[f].sec[s].blocks[b].markup, plain, sizeof plain)) continue;
+                int k = glossary_find(g, plain, hits, 256);
+                for (int i = 0; i < k; i++) if (hits[i].entry == e) return 1;
+            }
     return 0;
 }
 
@@ -263,8 +261,10 @@ static int check(const char *dir, const char *shown) {
             problems += check_chars(path);
             for (size_t k = 0; k < sizeof glossary_keys / sizeof *glossary_keys; k++) {
                 const char *w = glossary_word(&g, glossary_keys[k]);
+                int e = 0;
+                while (e < g.n && strcmp(g.key[e], glossary_keys[k])) e++;
                 if (!w) { problem("%s: has no \"%s\"; add \"%s = …\"", path, glossary_keys[k], glossary_keys[k]); problems++; }
-                else if (!unread && !uses_word(ls, nf, w)) {
+                else if (!unread && !uses_entry(ls, nf, &g, e)) {
                     problem("%s: \"%s\" (%s) is never used in the %s lessons; use the glossary's word for it", path, w, glossary_keys[k], lang);
                     problems++;
                 }
