@@ -250,10 +250,37 @@ m=$(wc -l <"$L/$G")
 lesson "glossary key too long" "$G:$m: " "a key under 48 bytes"
 fresh; printf 'zzz-unknown = x\n' >>"$L/$G"
 lesson "glossary key English lacks" "$G: " '"zzz-unknown" is not an English glossary key'
+fresh; sed -i 's/^key = .*/key = کلید | | کلیدها/' "$L/$G"
+m=$(grep -n '^key = ' "$L/$G" | cut -d: -f1)
+lesson "glossary: an empty form between bars" "$G:$m: " 'an empty form beside a "|"'
+fresh; sed -i 's/^key = .*/& |/' "$L/ar/glossary.txt"
+m=$(grep -n '^key = ' "$L/ar/glossary.txt" | cut -d: -f1)
+lesson "glossary: a bar with no form after it" "ar/glossary.txt:$m: " 'an empty form beside a "|"'
+fresh; sed -i 's/^value = .*/value = مقدار | كليد/' "$L/$G"
+m=$(grep -n '^value = ' "$L/$G" | cut -d: -f1)
+lesson "glossary: one form under two keys" "$G:$m: " '"كليد" is already a form of "key"'
+fresh; sed -i 's/^head = .*/head = سر = رأس/' "$L/$G"
+m=$(grep -n '^head = ' "$L/$G" | cut -d: -f1)
+lesson "glossary: a second =" "$G:$m: " 'has one "="'
 fresh; sed -i '/^softmax = /d' "$L/$G"
 lesson "glossary key missing" "$G: " 'has no "softmax"'
 fresh; sed -i 's/^softmax = .*/softmax = قطعاً-نیست/' "$L/$G"
 lesson "glossary word never used" "$G: " "is never used in the fa lessons"
+# one digit rule (lessons/README.md): 0–9 in every language, each other digit named with its line
+for lang in fa ar; do
+    m=$(grep -n '^## ' "$L/$lang/inside-transformer.md" | sed -n 2p | cut -d: -f1); m=$((m + 1))
+    eval "m_$lang=$m"
+done
+fresh; put_line fa/inside-transformer.md "$m_fa" "مدل پایهٔ مقاله ۸ سر دارد."; put_line fa/inside-transformer.md $((m_fa + 1)) ""
+lesson "a Persian digit" "fa/inside-transformer.md:$m_fa: " "a Persian digit ۸ (U+06F8); write 8"
+fresh; put_line ar/inside-transformer.md "$m_ar" "ويستعمل البحث ٨ رؤوس."; put_line ar/inside-transformer.md $((m_ar + 1)) ""
+lesson "an Arabic-Indic digit" "ar/inside-transformer.md:$m_ar: " "an Arabic-Indic digit ٨ (U+0668); write 8"
+fresh; put_line ar/inside-transformer.md "$m_ar" "انظر القسم 3٫4 من البحث."; put_line ar/inside-transformer.md $((m_ar + 1)) ""
+lesson "an Arabic decimal separator" "ar/inside-transformer.md:$m_ar: " "the Arabic decimal separator ٫ (U+066B)"
+fresh; put_line ar/inside-transformer.md "$m_ar" "$(printf 'الصيغة `pos /\342\201\240 10000` هنا.')"; put_line ar/inside-transformer.md $((m_ar + 1)) ""
+lesson "a word joiner (U+2060) in a code span" "ar/inside-transformer.md:$m_ar: " "an invisible word joiner (U+2060); remove it"
+fresh; put_line "$G" 1 "# واژه‌های جدولِ ۲"
+lesson "a Persian digit in a glossary comment" "$G:1: " "a Persian digit ۲ (U+06F2); write 2"
 fresh; rm -r "$L/en"
 expect "lesson: no en/ folder" "$L: " "has no en/ folder" "$TVIZ" lesson check "$L"
 expect "lesson: no such folder" "$T/none: " "cannot read the lessons folder" "$TVIZ" lesson check "$T/none"

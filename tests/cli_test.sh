@@ -124,6 +124,21 @@ expect_ok "handout pdf" "$TVIZ" export --lesson inside-transformer --lang ar -o 
 if command -v pdfinfo >/dev/null; then
     [ "$(pdfinfo "$T/h.pdf" | awk '/^Pages:/ {print $2}')" -ge 8 ] && ok || bad "the handout has $(pdfinfo "$T/h.pdf" | awk '/^Pages:/ {print $2}') pages"
 fi
+# stage ids in one piece, never split over two lines (a code span is
+# unbreakable), and no word joiners holding them together: every id-like word
+# of the text is a whole stage id of the model (a split one leaves "dec.1.cross_attn.head.")
+expect_ok "handout pdf fa" "$TVIZ" export --lesson inside-transformer --lang fa -o "$T/h-fa.pdf"
+if command -v pdftotext >/dev/null; then
+    "$TVIZ" trace -o "$T/ids.json" && grep -o '"id":"[^"]*"' "$T/ids.json" | cut -d'"' -f4 >"$T/ids"
+    for h in h.pdf h-fa.pdf; do
+        pdftotext "$T/$h" "$T/h.txt"
+        grep -q "$(printf '\342\201\240')" "$T/h.txt" && bad "$h: the text has a word joiner (U+2060)"
+        grep -q 'dec\.1\.cross_attn\.head\.2\.weights' "$T/h.txt" || bad "$h: the lesson's dec.1.cross_attn.head.2.weights is not in one piece"
+        grep -oE '(src|tgt|enc|dec|out)\.[A-Za-z0-9_.]+' "$T/h.txt" | sed 's/\.$//' | sort -u >"$T/h.ids"
+        broken=$(grep -vxF -f "$T/ids" "$T/h.ids" | tr '\n' ' ')
+        [ -z "$broken" ] && ok || bad "$h: stage ids broken over two lines: $broken"
+    done
+fi
 expect_ok "handout png pages" "$TVIZ" export --lesson rnn-or-transformer --lang fa --format png -o "$T/pages"
 [ -s "$T/pages/page-01.png" ] && [ -s "$T/pages/page-02.png" ] && ok || bad "handout pages: $(ls "$T/pages" 2>&1)"
 expect_error "handout: no such lesson" "no such lesson" "$TVIZ" export --lesson nosuch -o "$T/x.pdf"

@@ -1,6 +1,7 @@
 // lesson_cmd.c — `tviz lesson check`: every lesson file parses, every stage id
 // it names exists, every language has every section English has, and the
-// glossaries have every key, used in their lessons. Errors name file:line.
+// glossaries have every key, used in their lessons, and every number is
+// written with the digits 0–9. Errors name file:line.
 #include "cli.h"
 #include "../lesson/lesson.h"
 #include "../render/render.h"
@@ -11,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 static const char *glossary_keys[] = {"attention", "query", "key", "value", "head", "mask", "softmax", "layer-normalization",
@@ -106,6 +106,23 @@ static int check_values(const lesson *l, value_model *vms, int n_vm) {
     return problems;
 }
 
+// One problem for each line of a lesson or glossary file with a character
+// lessons do not use (lesson_odd_char: a digit other than 0–9, …).
+static int check_chars(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0; // (reading it is reported by its loader)
+    char *line = NULL, why[400];
+    size_t cap = 0;
+    int n = 0, problems = 0;
+    while (getline(&line, &cap, f) >= 0) {
+        n++;
+        if (lesson_odd_char(line, why, sizeof why) >= 0) { problem("%s:%d: %s", path, n, why); problems++; }
+    }
+    free(line);
+    fclose(f);
+    return problems;
+}
+
 static int same_patterns(const lesson_section *a, const lesson_section *b) {
     if (a->n_patterns != b->n_patterns) return 0;
     for (int i = 0; i < a->n_patterns; i++) if (strcmp(a->patterns[i], b->patterns[i])) return 0;
@@ -135,19 +152,18 @@ static int list_dir(const char *dir, int want_dirs, const char *suffix, char nam
     return n;
 }
 
-// word in text, ignoring the case of ASCII letters ("Attention" at a sentence's start).
-static int contains(const char *text, const char *word) {
-    size_t n = strlen(word);
-    for (const char *p = text; *p; p++)
-        if (!strncasecmp(p, word, n)) return 1;
-    return 0;
-}
-
-static int uses_word(const lesson *ls, int n, const char *word) {
+// Whether the lessons use glossary entry e (found as the window finds it,
+// inflected: "heads", «کلیدها», «والمفاتيح»).
+static int uses_entry(const lesson *ls, int n, const glossary *g, int e) {
+    char plain[9000];
+    glossary_hit hits[256];
     for (int f = 0; f < n; f++)
         for (int s = 0; s < ls[f].n; s++)
-            for (int b = 0; b < ls[f].sec[s].n_blocks; b++)
-                if (contains(ls[f].sec[s].blocks[b].markup, word)) return 1;
+            for (int b = 0; b < ls[f].sec[s].n_blocks; b++) {
+                if (render_markup_plain(ls[f].sec[s].blocks[b].markup, plain, sizeof plain)) continue;
+                int k = glossary_find(g, plain, hits, 256);
+                for (int i = 0; i < k; i++) if (hits[i].entry == e) return 1;
+            }
     return 0;
 }
 
@@ -212,6 +228,7 @@ static int check(const char *dir, const char *shown) {
             if (stat(path, &st)) { problem("%s: missing; every language has every lesson of en/", path); problems++; unread++; continue; }
             if (lesson_load(&ls[f], path, lang, err, sizeof err)) { problem("%s:%s", path, err); problems++; unread++; continue; }
             n_files++;
+            problems += check_chars(path);
             problems += check_values(&ls[f], vms, 3);
             for (int s = 0; s < ls[f].n; s++) {
                 const lesson_section *sec = &ls[f].sec[s];
@@ -241,10 +258,13 @@ static int check(const char *dir, const char *shown) {
         snprintf(path, sizeof path, "%s/%s/glossary.txt", dir, lang);
         if (glossary_load(&g, path, lang, err, sizeof err)) { problem("%s:%s", path, err); problems++; }
         else {
+            problems += check_chars(path);
             for (size_t k = 0; k < sizeof glossary_keys / sizeof *glossary_keys; k++) {
                 const char *w = glossary_word(&g, glossary_keys[k]);
+                int e = 0;
+                while (e < g.n && strcmp(g.key[e], glossary_keys[k])) e++;
                 if (!w) { problem("%s: has no \"%s\"; add \"%s = …\"", path, glossary_keys[k], glossary_keys[k]); problems++; }
-                else if (!unread && !uses_word(ls, nf, w)) {
+                else if (!unread && !uses_entry(ls, nf, &g, e)) {
                     problem("%s: \"%s\" (%s) is never used in the %s lessons; use the glossary's word for it", path, w, glossary_keys[k], lang);
                     problems++;
                 }
@@ -275,6 +295,7 @@ int cmd_lesson(int argc, char **argv) {
     }
     if (argc >= 2 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")) return io_error(argv[1], "unknown; use tviz lesson check [DIR]");
     fputs("Usage: tviz lesson check [DIR]\nChecks every lesson file under DIR (default: the lessons folder): it parses, each stage id\n"
-          "it names exists, each language has every section of en/, and each glossary has every key.\n", stdout);
+          "it names exists, each language has every section of en/, each glossary has every key,\n"
+          "and every number is written with the digits 0-9.\n", stdout);
     return argc < 2;
 }

@@ -10,7 +10,7 @@ typedef enum { LESSON_PARA, LESSON_HEADING, LESSON_BULLET, LESSON_NUMBERED, LESS
 
 typedef struct {
     lesson_kind kind;
-    char *markup;        // pango markup (escaped; **b** -> <b>, *i* -> <i>, `c` -> <tt>); {{expr}} kept for lesson_expand
+    char *markup;        // pango markup (escaped; **b** -> <b>, *i* -> <i>, `c` -> <tt> in an unbreakable left-to-right isolate); {{expr}} kept for lesson_expand
     char *cond;          // "[if COND]" in front of the block: shown only when COND holds; NULL: always
     int line;            // where it starts in the file
 } lesson_block;
@@ -33,10 +33,17 @@ typedef struct {
 } lesson;
 
 typedef struct {
+    int entry;           // its key and word: glossary.key[entry], .word[entry]
+    char text[96];       // folded for finding it in text (lesson.c): no marks, one spelling of each letter, no Arabic article
+} glossary_form;
+
+typedef struct {
     char lang[16];
     int n;
     char (*key)[48];
-    char (*word)[96];
+    char (*word)[96];    // the first form of each line: what the other languages show
+    glossary_form *forms; // every form of every line ("key = word | other form | …"), in the file's order
+    int n_forms;
 } glossary;
 
 // Reads a lesson. On failure returns -1 with "LINE: what is wrong; what to do"
@@ -48,6 +55,14 @@ void lesson_free(lesson *l);
 const lesson_section *lesson_for_stage(const lesson *l, const char *stage_id);
 const lesson_section *lesson_section_named(const lesson *l, const char *pattern); // e.g. "check"
 int lesson_is_rtl(const char *lang);
+// The first character of a lesson's line a lesson must not use
+// (lessons/README.md): a digit other than 0–9 (Persian ۰–۹, Arabic-Indic
+// ٠–٩, or any other script's), the Arabic decimal or thousands separator
+// (٫ ٬), or an invisible character that only glues text together (U+2060
+// word joiner, U+200B zero-width space, U+FEFF): code spans never break
+// without help. Returns its byte index in s, with "what it is; what to write" in why,
+// or -1. (Also for the interface's translations: tests/test_i18n.c.)
+int lesson_odd_char(const char *s, char *why, size_t n);
 
 // Live values: each {{expr}} of a block's markup stands for a number, token or
 // size of the model and sentence on screen (lessons/README.md). fn reads expr
@@ -57,14 +72,19 @@ int lesson_is_rtl(const char *lang);
 typedef int (*lesson_value_fn)(void *ctx, const char *expr, char *out, size_t n);
 int lesson_expand(const char *markup, lesson_value_fn fn, void *ctx, char *out, size_t n);
 
+// Reads lessons/<lang>/glossary.txt: "key = word | other form | …" a line.
+// On failure -1 with "LINE: what is wrong; what to do" in err.
 int glossary_load(glossary *g, const char *path, const char *lang, char *err, size_t n);
 void glossary_free(glossary *g);
 const char *glossary_word(const glossary *g, const char *key);
-// Where the glossary's words occur in plain text: whole words (letters of any
-// script; spaces, punctuation, ZWNJ and bidi marks end a word), Latin letters
-// compared without case, an "s" plural accepted after a Latin word, the
-// longest word where two start at the same place. Fills at most max hits
-// (byte ranges [start, end) and the entry) and returns how many.
+// Where the glossary's words occur in plain text, inflected as
+// lessons/README.md says: English plurals; Arabic clitics (و ف ب ك ل), the
+// article, sound plurals, duals and pronouns; Persian plurals, ezafe and
+// pronouns; any other form the line lists after a "|". Whole words only
+// (letters of any script and the marks on them; spaces, punctuation and bidi
+// marks end a word, a ZWNJ does not), letters compared without case or
+// diacritics; the longest where two start at the same place. Fills at most
+// max hits (byte ranges [start, end) and the entry) and returns how many.
 typedef struct { int start, end, entry; } glossary_hit;
 int glossary_find(const glossary *g, const char *text, glossary_hit *hits, int max);
 // The entry whose occurrence in text covers byte index i, or -1.

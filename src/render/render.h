@@ -96,6 +96,10 @@ int render_markup_plain(const char *markup, char *buf, size_t n);
 // (x, y), relative to where render_markup would draw it at (0, 0); -1 if the
 // point is outside the text.
 int render_markup_index(cairo_t *cr, const char *markup, const render_text_style *s, double x, double y);
+// The lines a wrapped paragraph is laid out in: where each starts (a byte
+// index in the plain text) and how far it reaches past the paragraph's width
+// (0 if it stays inside; in pixels), at most max of each. Returns the number of lines.
+int render_markup_lines(cairo_t *cr, const char *markup, const render_text_style *s, int *starts, double *over, int max);
 
 // Formats a number for a cell: "0.842", "-12.3", "−∞". buf at least 16 bytes.
 const char *render_format_value(float v, char *buf, size_t n, int digits);

@@ -19,6 +19,90 @@ render_text_style render_style(double size, render_rgb color) {
     return s;
 }
 
+// ---------------------------------------------------------------- pieces that never break
+// A lesson's code spans and stage ids come as <span allow_breaks="false">
+// (src/lesson/lesson.c): pango moves such a piece to the next line whole.
+// One wider than the whole line cannot fit anywhere, and would stick out of
+// the paragraph: it then breaks only at its spaces, no-break ones too (a
+// formula between its terms, never inside 10000^(2i/d_model)), and a piece without spaces still
+// wider than a line breaks where pango likes. The other pieces of the
+// paragraph stay whole.
+
+static gboolean is_no_break(PangoAttribute *a, gpointer data) {
+    (void)data;
+    return a->klass->type == PANGO_ATTR_ALLOW_BREAKS && !((PangoAttrInt *)a)->value;
+}
+
+// The length of the space at text + i (a space, or a no-break one: a lesson
+// may have glued a formula with them), or 0.
+static int space_at(const char *text, guint i) {
+    const unsigned char *p = (const unsigned char *)text + i;
+    return p[0] == ' ' ? 1 : p[0] == 0xC2 && p[1] == 0xA0 ? 2 : p[0] == 0xE2 && p[1] == 0x80 && p[2] == 0xAF ? 3 : 0;
+}
+
+// The byte ranges of the lines of l that stick out of its width (by more
+// than a hair), two ints each, at most max lines; returns how many.
+static int lines_out(PangoLayout *l, int *range, int max) {
+    int width = pango_layout_get_width(l), n = 0;
+    PangoLayoutIter *it = pango_layout_get_iter(l);
+    do {
+        PangoRectangle r;
+        pango_layout_iter_get_line_extents(it, NULL, &r);
+        if ((r.x < -PANGO_SCALE || r.x + r.width > width + PANGO_SCALE) && n < max) {
+            PangoLayoutLine *line = pango_layout_iter_get_line_readonly(it);
+            range[2 * n] = line->start_index;
+            range[2 * n + 1] = line->start_index + line->length;
+            n++;
+        }
+    } while (pango_layout_iter_next_line(it));
+    pango_layout_iter_free(it);
+    return n;
+}
+
+static void keep_pieces_whole(PangoLayout *l) {
+    const char *text = pango_layout_get_text(l);
+    int out[64];
+    for (int round = 0; round < 8; round++) {
+        int n_out = pango_layout_get_attributes(l) ? lines_out(l, out, 32) : 0;
+        if (!n_out) return;
+        PangoAttrList *al = pango_attr_list_copy(pango_layout_get_attributes(l));
+        PangoAttrList *pieces = pango_attr_list_filter(al, is_no_break, NULL); // (al keeps the rest)
+        if (!pieces) { pango_attr_list_unref(al); return; }
+        GSList *list = pango_attr_list_get_attributes(pieces);
+        // the pieces on a line that sticks out: split the ones with spaces at
+        // their spaces; if none has a space, let them break anywhere
+        int split = 0, changed = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (GSList *p = list; p; p = p->next) {
+                PangoAttribute *a = p->data;
+                int on_out = 0, spaces = 0;
+                for (int k = 0; k < n_out; k++) on_out |= (int)a->start_index < out[2 * k + 1] && (int)a->end_index > out[2 * k];
+                for (guint i = a->start_index; i < a->end_index && text[i]; i++) spaces |= space_at(text, i) > 0;
+                if (pass == 0) { split |= on_out && spaces; continue; }
+                if (on_out && !spaces && !split) { changed = 1; continue; } // dropped: breaks anywhere
+                if (!on_out || !spaces) { pango_attr_list_insert(al, pango_attribute_copy(a)); continue; } // kept
+                for (guint i = a->start_index; i < a->end_index && text[i];) { // one piece per run between spaces
+                    while (i < a->end_index && space_at(text, i)) i += (guint)space_at(text, i);
+                    guint j = i;
+                    while (j < a->end_index && text[j] && !space_at(text, j)) j++;
+                    if (j > i) {
+                        PangoAttribute *b = pango_attr_allow_breaks_new(FALSE);
+                        b->start_index = i;
+                        b->end_index = j;
+                        pango_attr_list_insert(al, b);
+                    }
+                    i = j;
+                }
+                changed = 1;
+            }
+        g_slist_free_full(list, (GDestroyNotify)pango_attribute_destroy);
+        pango_attr_list_unref(pieces);
+        if (changed) pango_layout_set_attributes(l, al);
+        pango_attr_list_unref(al);
+        if (!changed) return;
+    }
+}
+
 static PangoLayout *make_layout(cairo_t *cr, const char *text, int markup, const render_text_style *s) {
     PangoLayout *l = pango_cairo_create_layout(cr);
     // Unhinted metrics: text measures the same at every scale, so an export
@@ -80,6 +164,7 @@ static PangoLayout *make_layout(cairo_t *cr, const char *text, int markup, const
         int start_right = s->dir == RENDER_DIR_RTL;
         pango_layout_set_alignment(l, s->align == RENDER_ALIGN_CENTER ? PANGO_ALIGN_CENTER
                                       : (s->align == RENDER_ALIGN_RIGHT) != start_right ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT);
+        keep_pieces_whole(l);
     } else if (s->max_width > 0) {
         pango_layout_set_width(l, (int)(s->max_width * PANGO_SCALE));
         pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);
@@ -152,6 +237,24 @@ int render_markup_index(cairo_t *cr, const char *markup, const render_text_style
     if (x < 0 || y < 0 || y >= h || !pango_layout_xy_to_index(l, (int)(x * PANGO_SCALE), (int)(y * PANGO_SCALE), &index, &trailing)) index = -1;
     g_object_unref(l);
     return index;
+}
+
+int render_markup_lines(cairo_t *cr, const char *markup, const render_text_style *s, int *starts, double *over, int max) {
+    PangoLayout *l = make_layout(cr, markup, 1, s);
+    int width = pango_layout_get_width(l), n = 0;
+    PangoLayoutIter *it = pango_layout_get_iter(l);
+    do {
+        PangoRectangle r;
+        pango_layout_iter_get_line_extents(it, NULL, &r);
+        if (n < max) {
+            starts[n] = pango_layout_iter_get_line_readonly(it)->start_index; // (the iterator's index is the leftmost run's)
+            over[n] = width < 0 ? 0 : fmax(0, fmax(-r.x, r.x + r.width - width)) / PANGO_SCALE;
+        }
+        n++;
+    } while (pango_layout_iter_next_line(it));
+    pango_layout_iter_free(it);
+    g_object_unref(l);
+    return n;
 }
 
 double render_text_caret(cairo_t *cr, const char *utf8, const render_text_style *s, int i) {

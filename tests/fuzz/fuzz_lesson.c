@@ -1,6 +1,6 @@
 // fuzz_lesson.c — the lesson parser and the glossary parser on any bytes.
 // The input goes to a memory file (memfd) that both read by path; the first
-// byte picks the language (left to right or not) and which parser.
+// byte picks the language (en, fa or ar: how glossary words inflect) and which parser.
 #define _GNU_SOURCE
 #include "fuzz.h"
 
@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
     FUZZ_CHECK(ftruncate(fd, 0) == 0);
     FUZZ_CHECK(pwrite(fd, data + 1, size - 1, 0) == (ssize_t)(size - 1));
-    const char *lang = data[0] & 1 ? "fa" : "en";
+    const char *lang = data[0] & 4 ? "ar" : data[0] & 1 ? "fa" : "en";
     char err[512] = "";
     if (data[0] & 2) {
         glossary g;
@@ -47,6 +47,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 FUZZ_CHECK(g.key[i][0] && g.word[i][0]);
                 FUZZ_CHECK(glossary_word(&g, g.key[i]) == g.word[i]);
             }
+            for (int i = 0; i < g.n_forms; i++) FUZZ_CHECK(g.forms[i].entry >= 0 && g.forms[i].entry < g.n && g.forms[i].text[0]);
+            // the glossary's words found in the file itself (its comments are text): whole words, in order, not overlapping
+            char *text = malloc(size);
+            FUZZ_CHECK(text);
+            memcpy(text, data + 1, size - 1);
+            text[size - 1] = 0;
+            int len = (int)strlen(text), prev = 0;
+            glossary_hit h[64];
+            int n = glossary_find(&g, text, h, 64);
+            FUZZ_CHECK(n >= 0 && n <= 64);
+            for (int k = 0; k < n; k++) {
+                FUZZ_CHECK(h[k].start >= prev && h[k].start < h[k].end && h[k].end <= len);
+                FUZZ_CHECK(h[k].entry >= 0 && h[k].entry < g.n);
+                if (n < 64) FUZZ_CHECK(glossary_at(&g, text, h[k].start) == h[k].entry);
+                prev = h[k].end;
+            }
+            free(text);
             glossary_free(&g);
         } else fuzz_check_message(err);
         return 0;
