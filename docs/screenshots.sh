@@ -19,4 +19,7 @@ DISPLAY=$D "$TVIZ" --size 1440x900 --lang fa --keys "N" --screenshot docs/window
 "$TVIZ" export --model worked-example --tgt "$TGT" --stage dec.0.self_attn.head.0.masked --width 900 -o docs/masked-scores.png
 "$TVIZ" export --model worked-example --view pe-heatmap --width 900 -o docs/pe-heatmap.png
 "$TVIZ" export --model worked-example --view pe-curves --width 900 -o docs/pe-curves.png
+# diagrams for Persian and Arabic slides: an arithmetic card and all heads
+"$TVIZ" export --lang fa --stage dec.1.cross_attn.head.2.weights --view arithmetic --cell 3,2 --width 900 -o docs/card-fa.png
+"$TVIZ" export --lang ar --stage dec.1.cross_attn.head.2.weights --view heads --width 900 -o docs/heads-ar.png
 echo "docs: pictures remade"
