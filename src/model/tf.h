@@ -151,7 +151,11 @@ float tf_rng_uniform(tf_rng *r);            // [0, 1)
 // ±FLT_MAX (tf_sat) instead of becoming ±∞, and so never turns into NaN further on
 // (∞ − ∞, 0 · ∞). The loader refuses NaN and infinite weights outright.
 static inline float tf_sat(float y) { return y > FLT_MAX ? FLT_MAX : y < -FLT_MAX ? -FLT_MAX : y == y ? y : 0.0f; }
+// x (T,n_in) @ Wᵀ, W (n_out,n_in) as torch stores it, + b (n_out, or NULL) -> out (T,n_out)
 void tf_linear(float *out, const float *x, const float *w, const float *b, int T, int n_in, int n_out);
+// The same, fast (blocked, vectorised, over the cores), equal up to rounding;
+// the model calls this one. Allocates nothing; the same bits on any number of threads.
+void tf_linear_fast(float *out, const float *x, const float *w, const float *b, int T, int n_in, int n_out);
 void tf_softmax_rows(float *out, const float *x, int rows, int cols);
 void tf_layernorm(float *out, const float *x, const float *w, const float *b, float eps, int T, int C);
 void tf_positional_encoding(float *pe, int T, int C);
