@@ -4,6 +4,8 @@
 
 #include <math.h>
 #include <omp.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 // ---------------------------------------------------------------- linear
 static void linear_by_hand(void **state) {
@@ -116,6 +118,44 @@ static void linear_fast_saturates(void **state) {
     assert_true(y[0] == FLT_MAX);
     assert_true(y[1] == 0.0f);
     assert_true(y[2] == -FLT_MAX);
+}
+
+// ---------------------------------------------------------------- out of memory
+static jmp_buf oom_jump;
+static const char *oom_file;
+static int oom_line;
+
+static void catch_oom(const char *file, int line) {
+    oom_file = file;
+    oom_line = line;
+    longjmp(oom_jump, 1);
+}
+
+static void note_oom(const char *file, int line) { (void)file; (void)line; } // returns: tf_oom must abort anyway
+
+// TF_OOM() hands its file and line to the installed handler; with none, or
+// one that returns, the program aborts.
+static void oom_names_file_and_line(void **state) {
+    (void)state;
+    volatile int line = 0;
+    tf_set_oom_handler(catch_oom);
+    if (!setjmp(oom_jump)) { line = __LINE__; TF_OOM(); }
+    tf_set_oom_handler(NULL);
+    assert_string_equal(oom_file, __FILE__);
+    assert_int_equal(oom_line, line);
+    for (int returning = 0; returning < 2; returning++) {
+        fflush(NULL);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            signal(SIGABRT, SIG_DFL);
+            tf_set_oom_handler(returning ? note_oom : NULL);
+            TF_OOM();
+        }
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+    }
 }
 
 // ---------------------------------------------------------------- softmax
@@ -316,6 +356,7 @@ int main(void) {
         cmocka_unit_test(linear_fast_matches_plain),
         cmocka_unit_test(linear_fast_same_bits_on_any_threads),
         cmocka_unit_test(linear_fast_saturates),
+        cmocka_unit_test(oom_names_file_and_line),
         cmocka_unit_test(softmax_by_hand),
         cmocka_unit_test(layernorm_by_hand),
         cmocka_unit_test(positional_encoding_by_hand),

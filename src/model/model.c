@@ -202,6 +202,10 @@ static int tokenize(const tf_vocab *v, const char *sentence, const char *what, i
     }
     if (add_eos) { ids[k] = v->eos; all[k++] = strdup("<eos>"); }
     free(words);
+    if ((add_bos && !all[0]) || (add_eos && !all[k - 1])) {
+        tf_words_free(all, k); free(ids);
+        return tf_fail(e, "out of memory");
+    }
     *ids_out = ids;
     *words_out = all;
     *n_out = k;

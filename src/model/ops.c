@@ -19,6 +19,15 @@ int tf_fail(tf_err *e, const char *fmt, ...) {
     return -1;
 }
 
+static tf_oom_handler oom_handler; // set once, at start-up
+
+void tf_set_oom_handler(tf_oom_handler h) { oom_handler = h; }
+
+_Noreturn void tf_oom(const char *file, int line) {
+    if (oom_handler) oom_handler(file, line);
+    abort();
+}
+
 // Control characters quoted from a file (a newline in a vocabulary, an escape
 // sequence) would break the one-line message or the terminal: "\n", "\x1B".
 void tf_one_line(char *s, size_t cap) {

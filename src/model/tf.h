@@ -40,6 +40,14 @@ typedef struct {
 int tf_fail(tf_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3))); // fills e, returns -1
 void tf_one_line(char *s, size_t cap); // control characters in s written as \n, \x1B (s holds cap bytes)
 
+// Out of memory is fatal, with file and line: TF_OOM() hands them to the
+// handler the program installed (src/main.c prints one line and exits 1);
+// with none, or if it returns, abort(). The model itself never prints.
+typedef void (*tf_oom_handler)(const char *file, int line);
+void tf_set_oom_handler(tf_oom_handler h); // NULL: abort
+_Noreturn void tf_oom(const char *file, int line);
+#define TF_OOM() tf_oom(__FILE__, __LINE__)
+
 // ---------------------------------------------------------------- vocabulary
 typedef struct {
     int n;        // number of tokens V
