@@ -35,8 +35,11 @@ TRAIN_SRC  := $(wildcard src/train/*.c)
 IO_SRC     := $(wildcard src/io/*.c)
 LIB_SRC    := $(MODEL_SRC) $(TRAIN_SRC) $(RENDER_SRC) $(LESSON_SRC) $(IO_SRC) $(CLI_SRC) $(APP_SRC)
 HDRS      := $(wildcard src/*/*.h)
-OBJ       := $(patsubst src/%.c,build/obj/%.o,$(LIB_SRC))
-OBJA      := $(patsubst src/%.c,build/asan/obj/%.o,$(LIB_SRC))
+# Each room (folder of src/) is an archive, build/libtviz-<room>.a (and
+# build/asan/…); ROOMS is the link order: a room uses only those after it.
+ROOMS     := app cli io render lesson train model
+room_src   = $(filter src/$(1)/%,$(LIB_SRC))
+archives   = $(foreach r,$(2),$(1)/libtviz-$(r).a)
 # Interface translations: po/<lang>.po -> build/locale/<lang>/LC_MESSAGES/tviz.mo
 MO        := $(patsubst po/%.po,build/locale/%/LC_MESSAGES/tviz.mo,$(wildcard po/*.po))
 # Every file with words a learner reads: the window, every view (render), the
@@ -83,18 +86,47 @@ $(BA)/obj/%.o: src/%.c $(HDRS) $(B)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) $(WARN) $(DEFS) $(INC) -c -o $@ $<
 
-$(B)/tviz: src/main.c $(OBJ)
-	$(CC) $(CFLAGS) $(WARN) $(DEFS) $(INC) -o $@ src/main.c $(OBJ) $(LDLIBS)
+# (rm first: ar only adds and replaces members; an empty room is an empty archive)
+define room_rules
+$(1)/libtviz-$(2).a: $(patsubst src/%.c,$(1)/obj/%.o,$(call room_src,$(2)))
+	@mkdir -p $$(@D)
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach b,$(B) $(BA),$(foreach r,$(ROOMS),$(eval $(call room_rules,$(b),$(r)))))
+
+$(B)/tviz: src/main.c $(call archives,$(B),$(ROOMS))
+	$(CC) $(CFLAGS) $(WARN) $(DEFS) $(INC) -o $@ src/main.c $(call archives,$(B),$(ROOMS)) $(LDLIBS)
 
 # (tests/san_keep_libs.c: no library is unloaded, so LeakSanitizer can name what they allocate)
-$(BA)/tviz: src/main.c tests/san_keep_libs.c $(OBJA)
-	$(CC) $(SAN) $(WARN) $(DEFS) $(INC) -o $@ src/main.c tests/san_keep_libs.c $(OBJA) -Wl,--export-dynamic-symbol=dlclose $(LDLIBS)
+$(BA)/tviz: src/main.c tests/san_keep_libs.c $(call archives,$(BA),$(ROOMS))
+	$(CC) $(SAN) $(WARN) $(DEFS) $(INC) -o $@ src/main.c tests/san_keep_libs.c $(call archives,$(BA),$(ROOMS)) \
+	  -Wl,--export-dynamic-symbol=dlclose $(LDLIBS)
 
-$(B)/test_%: tests/test_%.c tests/testutil.h $(OBJ)
-	$(CC) $(CFLAGS) $(WARN) $(DEFS) $(INC) -o $@ $< $(OBJ) $(LDLIBS) -lcmocka
+# The rooms a test links (default: all), and so its libraries: the model's
+# (cJSON, libm, OpenMP), pangocairo with render, every package with io, cli or
+# app. A model test links without SDL, cairo or pango.
+ROOMS_test_numerics := model
+ROOMS_test_ops      := model
+ROOMS_test_trace    := model
+ROOMS_test_weights  := model
+ROOMS_test_stage    := model
+ROOMS_test_data     := io
+ROOMS_test_corpus   := train model
+ROOMS_test_train    := train model
+ROOMS_test_lesson   := lesson
+ROOMS_test_arith    := render model
+ROOMS_test_i18n     := io render lesson model
+rooms_of    = $(if $(ROOMS_$(1)),$(filter $(ROOMS_$(1)),$(ROOMS)),$(ROOMS))
+RENDER_LIBS = $(shell pkg-config --libs pangocairo 2>/dev/null)
+libs_of     = -lcjson -lm -fopenmp $(if $(filter app cli io,$(1)),$(PKGLIBS),$(if $(filter render,$(1)),$(RENDER_LIBS)))
 
-$(BA)/test_%: tests/test_%.c tests/testutil.h $(OBJA)
-	$(CC) $(SAN) $(WARN) $(DEFS) $(INC) -o $@ $< $(OBJA) $(LDLIBS) -lcmocka
+# $(call test_rules,build dir,flags,test)
+define test_rules
+$(1)/$(3): tests/$(3).c tests/testutil.h $(call archives,$(1),$(call rooms_of,$(3)))
+	$$(CC) $(2) $$(WARN) $$(DEFS) $$(INC) -o $$@ $$< $(call archives,$(1),$(call rooms_of,$(3))) $$(call libs_of,$(call rooms_of,$(3))) -lcmocka
+endef
+$(foreach t,$(TESTS),$(eval $(call test_rules,$(B),$$(CFLAGS),$(t))) $(eval $(call test_rules,$(BA),$$(SAN),$(t))))
 
 # ---------------------------------------------------------------- translations
 # msgfmt --check: a broken .po (bad format string, syntax) fails the build.
@@ -176,14 +208,14 @@ soak: $(B)/tviz
 valgrind: $(B)/tviz
 	@sh tests/valgrind.sh ./$(B)/tviz
 
-$(B)/bench: tests/bench/bench.c tests/bench/bench.h $(OBJ)
-	$(CC) -O2 -g $(WARN) $(DEFS) $(INC) -o $@ $< $(OBJ) $(LDLIBS)
+$(B)/bench: tests/bench/bench.c tests/bench/bench.h $(call archives,$(B),$(ROOMS))
+	$(CC) -O2 -g $(WARN) $(DEFS) $(INC) -o $@ $< $(call archives,$(B),$(ROOMS)) $(LDLIBS)
 
 $(B)/base.safetensors: $(B)/tviz
 	./$(B)/tviz model init --preset base --seed 1 -o $@
 
-$(B)/bench_train: tests/bench/bench_train.c tests/bench/bench.h $(OBJ)
-	$(CC) -O2 -g $(WARN) $(DEFS) $(INC) -o $@ $< $(OBJ) $(LDLIBS)
+$(B)/bench_train: tests/bench/bench_train.c tests/bench/bench.h $(call archives,$(B),train model)
+	$(CC) -O2 -g $(WARN) $(DEFS) $(INC) -o $@ $< $(call archives,$(B),train model) $(call libs_of,train model)
 
 bench: $(B)/bench $(B)/bench_train $(B)/base.safetensors $(B)/tviz
 	./$(B)/bench assets/models/worked-example.safetensors $(B)/base.safetensors ./$(B)/tviz

@@ -3,6 +3,9 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <omp.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 // ---------------------------------------------------------------- linear
 static void linear_by_hand(void **state) {
@@ -23,6 +26,136 @@ static void linear_by_hand(void **state) {
     for (int i = 0; i < 21; i++) { xl[i] = (float)i; wl[i] = 1; }
     tf_linear(&o, xl, wl, NULL, 1, 21, 1);
     CHECK_CLOSE(o, 210.0, 1e-4);
+}
+
+// Random x (T,n_in), W (n_out,n_in), b (n_out) in [-1, 1); the fast kernel
+// against the plain one. Their sums run in different orders, so they may
+// differ by rounding: at most a few float epsilons of the size of the terms,
+// |b| + Σ|x·w| (a wrong index or a lost term is off by a whole term).
+// Returns the largest difference in units of that size.
+static double fast_vs_plain(int T, int n_in, int n_out, int bias, uint64_t seed) {
+    tf_rng g;
+    tf_rng_seed(&g, seed);
+    size_t nx = (size_t)T * n_in, nw = (size_t)n_out * n_in, ny = (size_t)T * n_out;
+    float *x = malloc(sizeof(float) * nx), *w = malloc(sizeof(float) * nw), *b = malloc(sizeof(float) * n_out);
+    float *slow = malloc(sizeof(float) * ny), *fast = malloc(sizeof(float) * ny);
+    assert_true(x && w && b && slow && fast);
+    for (size_t i = 0; i < nx; i++) x[i] = 2 * tf_rng_uniform(&g) - 1;
+    for (size_t i = 0; i < nw; i++) w[i] = 2 * tf_rng_uniform(&g) - 1;
+    for (int o = 0; o < n_out; o++) b[o] = 2 * tf_rng_uniform(&g) - 1;
+    for (size_t i = 0; i < ny; i++) slow[i] = fast[i] = NAN; // every output must be written
+    tf_linear(slow, x, w, bias ? b : NULL, T, n_in, n_out);
+    tf_linear_fast(fast, x, w, bias ? b : NULL, T, n_in, n_out);
+    double worst = 0;
+    for (int t = 0; t < T; t++)
+        for (int o = 0; o < n_out; o++) {
+            double size = bias ? fabs(b[o]) : 0;
+            for (int i = 0; i < n_in; i++) size += fabs((double)x[(size_t)t * n_in + i] * w[(size_t)o * n_in + i]);
+            float s = slow[(size_t)t * n_out + o], f = fast[(size_t)t * n_out + o];
+            if (!(fabs((double)s - f) <= 4 * FLT_EPSILON * size))
+                fail_msg("linear/fast-vs-plain T %d n_in %d n_out %d bias %d: out[%d][%d] = %.9g fast, %.9g plain", T, n_in,
+                         n_out, bias, t, o, f, s);
+            if (size > 0 && fabs((double)s - f) / size > worst) worst = fabs((double)s - f) / size;
+        }
+    free(x); free(w); free(b); free(slow); free(fast);
+    return worst;
+}
+
+static void linear_fast_matches_plain(void **state) {
+    (void)state;
+    // odd sizes: partial blocks of 8 rows, partial vectors of 8, partial tiles of 64 columns
+    const int Ts[] = {1, 3, 7, 9, 17}, n_ins[] = {1, 5, 13, 33, 100}, n_outs[] = {1, 3, 9, 70};
+    double worst = 0;
+    uint64_t seed = 1;
+    for (int a = 0; a < 5; a++)
+        for (int c = 0; c < 5; c++)
+            for (int d = 0; d < 4; d++)
+                for (int bias = 0; bias < 2; bias++) {
+                    double r = fast_vs_plain(Ts[a], n_ins[c], n_outs[d], bias, seed++);
+                    if (r > worst) worst = r;
+                }
+    // long rows (two weight rows per pass, blocks of 6) copied to the stack,
+    // and too many of them to copy (read in place); an odd column count
+    // leaves one weight row alone
+    const int big[3][4] = {{9, 1100, 70, 1}, {17, 1030, 71, 1}, {40, 500, 9, 0}};
+    for (int k = 0; k < 3; k++) {
+        double r = fast_vs_plain(big[k][0], big[k][1], big[k][2], big[k][3], seed++);
+        if (r > worst) worst = r;
+    }
+    printf("  linear: fast vs plain, largest difference %.2g of |b| + Σ|x·w|\n", worst);
+}
+
+// The fast kernel splits output columns over the threads; each is computed
+// the same way whoever computes it.
+static void linear_fast_same_bits_on_any_threads(void **state) {
+    (void)state;
+    int T = 7, n_in = 1030, n_out = 130; // n_out · n_in over the threshold for threads
+    tf_rng g;
+    tf_rng_seed(&g, 7);
+    float *x = malloc(sizeof(float) * T * n_in), *w = malloc(sizeof(float) * n_out * n_in), *b = malloc(sizeof(float) * n_out);
+    float *one = malloc(sizeof(float) * T * n_out), *all = malloc(sizeof(float) * T * n_out);
+    assert_true(x && w && b && one && all);
+    for (int i = 0; i < T * n_in; i++) x[i] = 2 * tf_rng_uniform(&g) - 1;
+    for (int i = 0; i < n_out * n_in; i++) w[i] = 2 * tf_rng_uniform(&g) - 1;
+    for (int o = 0; o < n_out; o++) b[o] = 2 * tf_rng_uniform(&g) - 1;
+    int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    tf_linear_fast(one, x, w, b, T, n_in, n_out);
+    omp_set_num_threads(threads > 1 ? threads : 2);
+    tf_linear_fast(all, x, w, b, T, n_in, n_out);
+    omp_set_num_threads(threads);
+    assert_memory_equal(one, all, sizeof(float) * T * n_out);
+    free(x); free(w); free(b); free(one); free(all);
+}
+
+// Overflow saturates in the fast kernel too (test_numerics checks tf_linear).
+static void linear_fast_saturates(void **state) {
+    (void)state;
+    // x (1,2) @ Wᵀ (2,3): products overflow (1e30·1e30), and +∞ + −∞ would be NaN
+    const float x[2] = {1e30f, 1e30f}, w[6] = {1e30f, 1e30f, 1e30f, -1e30f, -1e30f, -1e30f}, bias[3] = {0, 0, 0};
+    float y[3];
+    tf_linear_fast(y, x, w, bias, 1, 2, 3);
+    assert_true(y[0] == FLT_MAX);
+    assert_true(y[1] == 0.0f);
+    assert_true(y[2] == -FLT_MAX);
+}
+
+// ---------------------------------------------------------------- out of memory
+static jmp_buf oom_jump;
+static const char *oom_file;
+static int oom_line;
+
+static void catch_oom(const char *file, int line) {
+    oom_file = file;
+    oom_line = line;
+    longjmp(oom_jump, 1);
+}
+
+static void note_oom(const char *file, int line) { (void)file; (void)line; } // returns: tf_oom must abort anyway
+
+// TF_OOM() hands its file and line to the installed handler; with none, or
+// one that returns, the program aborts.
+static void oom_names_file_and_line(void **state) {
+    (void)state;
+    volatile int line = 0;
+    tf_set_oom_handler(catch_oom);
+    if (!setjmp(oom_jump)) { line = __LINE__; TF_OOM(); }
+    tf_set_oom_handler(NULL);
+    assert_string_equal(oom_file, __FILE__);
+    assert_int_equal(oom_line, line);
+    for (int returning = 0; returning < 2; returning++) {
+        fflush(NULL);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            signal(SIGABRT, SIG_DFL);
+            tf_set_oom_handler(returning ? note_oom : NULL);
+            TF_OOM();
+        }
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+    }
 }
 
 // ---------------------------------------------------------------- softmax
@@ -220,6 +353,10 @@ static void sentences(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(linear_by_hand),
+        cmocka_unit_test(linear_fast_matches_plain),
+        cmocka_unit_test(linear_fast_same_bits_on_any_threads),
+        cmocka_unit_test(linear_fast_saturates),
+        cmocka_unit_test(oom_names_file_and_line),
         cmocka_unit_test(softmax_by_hand),
         cmocka_unit_test(layernorm_by_hand),
         cmocka_unit_test(positional_encoding_by_hand),

@@ -4,6 +4,7 @@
 
 #include <fnmatch.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +24,16 @@ void lesson_set_dir(const char *dir) { snprintf(lessons_folder, sizeof lessons_f
 const char *lesson_dir(void) { return lessons_folder[0] ? lessons_folder : NULL; }
 
 // ---------------------------------------------------------------- inline Markdown -> pango markup
+// Appends s (len bytes) to the string *o (n long, cap allocated). Out of
+// memory frees it and leaves *o NULL for good (cap SIZE_MAX): the caller
+// checks once, at the end, and reports it.
 static void put(char **o, size_t *n, size_t *cap, const char *s, size_t len) {
+    if (*cap == SIZE_MAX) return;
     if (*n + len + 1 > *cap) {
         size_t c = *cap ? *cap * 2 : 256;
         while (c < *n + len + 1) c *= 2;
         char *p = realloc(*o, c);
-        if (!p) abort(); // out of memory while reading a lesson: nothing sensible to do
+        if (!p) { free(*o); *o = NULL; *n = 0; *cap = SIZE_MAX; return; }
         *o = p;
         *cap = c;
     }
@@ -86,6 +91,7 @@ static char *inline_markup(const char *s, int line, char *err, size_t en) {
         else if (*p == '&') put(&o, &n, &cap, "&amp;", 5);
         else put(&o, &n, &cap, p, 1);
     }
+    if (!o) { snprintf(err, en, "%d: out of memory", line); return NULL; }
     if (bold || ital) {
         snprintf(err, en, "%d: a %s is opened and never closed; close it on the same paragraph", line, bold ? "**bold**" : "*italic*");
         free(o);
@@ -105,6 +111,7 @@ static char *read_all(const char *path, char *err, size_t en) {
     while ((k = fread(chunk, 1, sizeof chunk, f)) > 0) put(&buf, &n, &cap, chunk, k);
     fclose(f);
     if (!buf) put(&buf, &n, &cap, "", 0);
+    if (!buf) snprintf(err, en, "0: out of memory");
     return buf;
 }
 
@@ -199,7 +206,7 @@ int lesson_load(lesson *l, const char *path, const char *lang, char *err, size_t
         if (!*t) { FLUSH(); continue; }
         if (line == 1 || (!l->title && t[0] == '#' && t[1] == ' ')) {
             if (t[0] != '#' || t[1] != ' ') { snprintf(err, en, "%d: a lesson starts with its title, \"# Title\"", line); rc = -1; goto out; }
-            l->title = strdup(trim(t + 2));
+            if (!(l->title = strdup(trim(t + 2)))) { snprintf(err, en, "%d: out of memory", line); rc = -1; goto out; }
             continue;
         }
         if (!strncmp(t, "## ", 3) || !strcmp(t, "##")) {
@@ -214,9 +221,10 @@ int lesson_load(lesson *l, const char *path, const char *lang, char *err, size_t
                 char *pat = trim(p);
                 if (!*pat) continue;
                 char **pp = realloc(cur->patterns, sizeof *pp * (size_t)(cur->n_patterns + 1));
-                if (!pp) { rc = -1; goto out; }
+                if (!pp) { snprintf(err, en, "%d: out of memory", line); rc = -1; goto out; }
                 cur->patterns = pp;
-                cur->patterns[cur->n_patterns++] = strdup(pat);
+                if (!(cur->patterns[cur->n_patterns] = strdup(pat))) { snprintf(err, en, "%d: out of memory", line); rc = -1; goto out; }
+                cur->n_patterns++;
             }
             if (!cur->n_patterns) { snprintf(err, en, "%d: a section needs the stage ids it explains, e.g. \"## src.pe, tgt.pe\"", line); rc = -1; goto out; }
             continue;

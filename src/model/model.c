@@ -107,9 +107,9 @@ static void residual(float *add, const float *x, float *sub, const float *drop, 
 
 // x (T,C) -> hidden (T,F) = ReLU(x W1ᵀ + b1) -> out (T,C) = hidden W2ᵀ + b2   (§3.3)
 static void ffn_forward(float *hidden, float *out, const tf_layer_w *w, const float *x, int T, int C, int F) {
-    tf_linear(hidden, x, w->w1, w->b1, T, C, F);
+    tf_linear_fast(hidden, x, w->w1, w->b1, T, C, F);
     tf_relu(hidden, hidden, T * F);
-    tf_linear(out, hidden, w->w2, w->b2, T, F, C);
+    tf_linear_fast(out, hidden, w->w2, w->b2, T, F, C);
 }
 
 void tf_encode(tf_acts *a, const tf_model *m, const int *src, int S) {
@@ -158,7 +158,7 @@ void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T) {
     }
     if (c->has_dec_norm) tf_layernorm(a->dec_norm, x, m->dec_norm_w, m->dec_norm_b, c->eps, T, C);
     // y (T,C) @ Gᵀ (C,V) + b -> logits (T,V); softmax -> probs
-    tf_linear(a->logits, a->dec_out, m->gen_w, m->gen_b, T, C, c->V_tgt);
+    tf_linear_fast(a->logits, a->dec_out, m->gen_w, m->gen_b, T, C, c->V_tgt);
     tf_softmax_rows(a->probs, a->logits, T, c->V_tgt);
 }
 
@@ -202,6 +202,10 @@ static int tokenize(const tf_vocab *v, const char *sentence, const char *what, i
     }
     if (add_eos) { ids[k] = v->eos; all[k++] = strdup("<eos>"); }
     free(words);
+    if ((add_bos && !all[0]) || (add_eos && !all[k - 1])) {
+        tf_words_free(all, k); free(ids);
+        return tf_fail(e, "out of memory");
+    }
     *ids_out = ids;
     *words_out = all;
     *n_out = k;

@@ -19,6 +19,15 @@ int tf_fail(tf_err *e, const char *fmt, ...) {
     return -1;
 }
 
+static tf_oom_handler oom_handler; // set once, at start-up
+
+void tf_set_oom_handler(tf_oom_handler h) { oom_handler = h; }
+
+_Noreturn void tf_oom(const char *file, int line) {
+    if (oom_handler) oom_handler(file, line);
+    abort();
+}
+
 // Control characters quoted from a file (a newline in a vocabulary, an escape
 // sequence) would break the one-line message or the terminal: "\n", "\x1B".
 void tf_one_line(char *s, size_t cap) {
@@ -49,8 +58,19 @@ uint64_t tf_rng_next(tf_rng *r) {
 
 float tf_rng_uniform(tf_rng *r) { return (float)(tf_rng_next(r) >> 40) / 16777216.0f; }
 
+// x (T,n_in) @ Wᵀ, W (n_out,n_in) as torch stores it, + b (n_out) -> out (T,n_out)
+// The definition, as a student reads it; the model calls tf_linear_fast.
+void tf_linear(float *out, const float *x, const float *w, const float *b, int T, int n_in, int n_out) {
+    for (int t = 0; t < T; t++)
+        for (int o = 0; o < n_out; o++) {
+            float s = b ? b[o] : 0.0f;
+            for (int i = 0; i < n_in; i++) s += x[(size_t)t * n_in + i] * w[(size_t)o * n_in + i];
+            out[(size_t)t * n_out + o] = tf_sat(s); // (∞ − ∞ in a sum: 0)
+        }
+}
+
 // A vector of 8 floats that may sit at any address (GCC/Clang vector
-// extension): SSE by default, AVX2 in the clone of tf_linear below.
+// extension): SSE by default, AVX2 in the clone of tf_linear_fast below.
 typedef float v8 __attribute__((vector_size(32), aligned(4), may_alias));
 
 static inline float hsum(const v8 *p) { // by pointer: passing a 32-byte vector by value changes ABI with AVX
@@ -58,73 +78,99 @@ static inline float hsum(const v8 *p) { // by pointer: passing a 32-byte vector 
     return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
 }
 
-// K rows of x (n each, stride apart) against one weight row w (n) -> r[0..K-1].
-// w is loaded once per step for all K rows, and the K sums are independent
-// chains. K is a constant wherever this is inlined, so the sums live in
-// registers (K + 2 of the 16 AVX registers).
-static inline __attribute__((always_inline)) void dot_rows(float *r, const float *x, size_t stride, const float *w, int n,
-                                                          const int K) {
-    v8 s[8] = {{0}};
+// K rows of x (n each, ld apart) against J (1 or 2) consecutive rows of W
+// (n each) -> r[k·J + j]. Each step loads the J weight vectors once for all K
+// rows, and the K·J sums are independent chains. K and J are constants
+// wherever this is inlined, so the sums live in registers (K·J + J + 1 of the
+// 16 AVX registers: K ≤ 8 with J = 1, K ≤ 6 with J = 2).
+// Every sum runs in the same order whatever K and J: 8 lanes, then the tail.
+static inline __attribute__((always_inline)) void dot_block(float *r, const float *x, size_t ld, const float *w, int n,
+                                                           const int K, const int J) {
+    v8 s[8][2] = {{{0}}};
     int i = 0;
     for (; i + 8 <= n; i += 8) {
-        v8 wv = *(const v8 *)(w + i);
+        v8 w0 = *(const v8 *)(w + i), w1 = J == 2 ? *(const v8 *)(w + n + i) : w0;
 #pragma GCC unroll 8
-        for (int k = 0; k < K; k++) s[k] += *(const v8 *)(x + k * stride + i) * wv;
+        for (int k = 0; k < K; k++) {
+            v8 xk = *(const v8 *)(x + k * ld + i);
+            s[k][0] += xk * w0;
+            if (J == 2) s[k][1] += xk * w1;
+        }
     }
 #pragma GCC unroll 8
-    for (int k = 0; k < K; k++) {
-        r[k] = hsum(&s[k]);
-        for (int j = i; j < n; j++) r[k] += x[k * stride + j] * w[j];
+    for (int k = 0; k < K; k++)
+        for (int j = 0; j < J; j++) {
+            float d = hsum(&s[k][j]);
+            for (int q = i; q < n; q++) d += x[k * ld + q] * w[(size_t)j * n + q];
+            r[k * J + j] = d;
+        }
+}
+
+static inline __attribute__((always_inline)) void dot_rows(float *r, const float *x, size_t ld, const float *w, int n,
+                                                          int K, const int J) {
+    switch (K) { // one inlined copy per block size
+    case 1: dot_block(r, x, ld, w, n, 1, J); break;
+    case 2: dot_block(r, x, ld, w, n, 2, J); break;
+    case 3: dot_block(r, x, ld, w, n, 3, J); break;
+    case 4: dot_block(r, x, ld, w, n, 4, J); break;
+    case 5: dot_block(r, x, ld, w, n, 5, J); break;
+    case 6: dot_block(r, x, ld, w, n, 6, J); break;
+    case 7: dot_block(r, x, ld, w, n, 7, J); break;
+    default: dot_block(r, x, ld, w, n, 8, J); break;
     }
 }
 
-// x (T,n_in) @ Wᵀ, W (n_out,n_in) as torch stores it, + b (n_out) -> out (T,n_out)
-// Each row of W is read from memory once per block of up to 8 rows of x,
-// which stay in cache: for a sentence the pass costs about one read of W.
-// Output columns are independent, so big layers split them over the cores
-// (OpenMP); each is computed the same way whichever thread gets it.
+#define XP_FLOATS 16384 // the stack copy of x: 64 KB
+#define TILE 64         // output columns per task
+
+// The same product as tf_linear, fast; equal up to rounding (its sums run in
+// 8 lanes). It allocates nothing.
+// - Each row of W is read from memory once, for blocks of up to 8 rows of x,
+//   which stay in cache: for a sentence the pass costs about one read of W.
+// - Rows of x a power of two apart share cache sets: when x fits in XP_FLOATS
+//   it is copied onto the stack, its rows one cache line further apart.
+// - Rows longer than 1024 (d_ff) do not fit in L1 eight at a time: two rows of
+//   W share each pass over x, which halves the reads of x.
+// - Output columns go in tiles of TILE, split over the cores (OpenMP); a
+//   tile's results are gathered in y and stored a row at a time, not strided.
+// Each output is computed the same way whichever thread gets it.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
-void tf_linear(float *out, const float *x, const float *w, const float *b, int T, int n_in, int n_out) {
-    // Results go to yt (n_out, T), one contiguous run per output column, and
-    // are transposed into out at the end: no strided stores in the hot loop.
-    // Rows of x a power of two apart share cache sets: copy them into xp,
-    // one cache line further apart.
-    size_t ld = (size_t)n_in + 16;
-    float *yt = malloc(sizeof(float) * (size_t)T * n_out), *xp = malloc(sizeof(float) * (size_t)T * ld);
-    if (!yt || !xp) abort();
-    for (int t = 0; t < T; t++) memcpy(xp + t * ld, x + (size_t)t * n_in, sizeof(float) * (size_t)n_in);
+void tf_linear_fast(float *out, const float *x, const float *w, const float *b, int T, int n_in, int n_out) {
+    float xp[XP_FLOATS];
+    size_t ld = (size_t)n_in;
+    if ((size_t)T * ((size_t)n_in + 16) <= XP_FLOATS) {
+        ld = (size_t)n_in + 16;
+        for (int t = 0; t < T; t++) memcpy(xp + t * ld, x + (size_t)t * n_in, sizeof(float) * (size_t)n_in);
+        x = xp;
+    }
+    const int J = n_in > 1024 ? 2 : 1, KB = J == 2 ? 6 : 8, tiles = (n_out + TILE - 1) / TILE;
 #pragma omp parallel for schedule(static) if ((size_t)n_out * n_in >= 65536)
-    for (int o = 0; o < n_out; o++) {
-        const float *wo = w + (size_t)o * n_in;
-        float bo = b ? b[o] : 0.0f, r[8];
-        for (int t = 0; t < T; t += 8) {
-            const float *xt = xp + (size_t)t * ld;
-            int K = T - t < 8 ? T - t : 8;
-            switch (K) { // one inlined copy per block size
-            case 1: dot_rows(r, xt, ld, wo, n_in, 1); break;
-            case 2: dot_rows(r, xt, ld, wo, n_in, 2); break;
-            case 3: dot_rows(r, xt, ld, wo, n_in, 3); break;
-            case 4: dot_rows(r, xt, ld, wo, n_in, 4); break;
-            case 5: dot_rows(r, xt, ld, wo, n_in, 5); break;
-            case 6: dot_rows(r, xt, ld, wo, n_in, 6); break;
-            case 7: dot_rows(r, xt, ld, wo, n_in, 7); break;
-            default: dot_rows(r, xt, ld, wo, n_in, 8); break;
+    for (int tile = 0; tile < tiles; tile++) {
+        int o0 = tile * TILE, no = n_out - o0 < TILE ? n_out - o0 : TILE;
+        float y[8][TILE], r[16];
+        for (int t = 0; t < T; t += KB) {
+            const float *xt = x + t * ld;
+            int K = T - t < KB ? T - t : KB, o = 0;
+            for (; J == 2 && o + 2 <= no; o += 2) {
+                dot_rows(r, xt, ld, w + (size_t)(o0 + o) * n_in, n_in, K, 2);
+                for (int k = 0; k < K; k++)
+                    for (int j = 0; j < 2; j++) y[k][o + j] = tf_sat(r[k * 2 + j] + (b ? b[o0 + o + j] : 0.0f));
             }
-            for (int k = 0; k < K; k++) yt[(size_t)o * T + t + k] = tf_sat(r[k] + bo); // (∞ − ∞ in a sum: 0)
+            for (; o < no; o++) {
+                dot_rows(r, xt, ld, w + (size_t)(o0 + o) * n_in, n_in, K, 1);
+                for (int k = 0; k < K; k++) y[k][o] = tf_sat(r[k] + (b ? b[o0 + o] : 0.0f)); // (∞ − ∞ in a sum: 0)
+            }
+            for (int k = 0; k < K; k++) memcpy(out + (size_t)(t + k) * n_out + o0, y[k], sizeof(float) * (size_t)no);
         }
     }
-    for (int t = 0; t < T; t++)
-        for (int o = 0; o < n_out; o++) out[(size_t)t * n_out + o] = yt[(size_t)o * T + t];
-    free(yt);
-    free(xp);
 }
 
 // a (n) · b (n) -> scalar, for the attention scores.
 static float dot(const float *a, const float *b, int n) {
     float r;
-    dot_rows(&r, a, 0, b, n, 1);
+    dot_block(&r, a, 0, b, n, 1, 1);
     return r;
 }
 
@@ -190,9 +236,9 @@ void tf_attention(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const fl
                   int Tq, int Tk, int C, int H) {
     int D = C / H;
     size_t CC = (size_t)C * C;
-    tf_linear(a->q, xq, w->in_w, w->in_b, Tq, C, C);
-    tf_linear(a->k, xkv, w->in_w + CC, w->in_b + C, Tk, C, C);
-    tf_linear(a->v, xkv, w->in_w + 2 * CC, w->in_b + 2 * C, Tk, C, C);
+    tf_linear_fast(a->q, xq, w->in_w, w->in_b, Tq, C, C);
+    tf_linear_fast(a->k, xkv, w->in_w + CC, w->in_b + C, Tk, C, C);
+    tf_linear_fast(a->v, xkv, w->in_w + 2 * CC, w->in_b + 2 * C, Tk, C, C);
     float rsqrt_d = 1.0f / sqrtf((float)D);
     for (int h = 0; h < H; h++) {
         size_t hoff = (size_t)h * Tq * Tk;
@@ -214,5 +260,5 @@ void tf_attention(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const fl
                 ho[(size_t)i * D + d] = a->concat[(size_t)i * C + h * D + d] = tf_sat(acc);
             }
     }
-    tf_linear(a->out, a->concat, w->out_w, w->out_b, Tq, C, C);
+    tf_linear_fast(a->out, a->concat, w->out_w, w->out_b, Tq, C, C);
 }

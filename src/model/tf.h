@@ -40,6 +40,14 @@ typedef struct {
 int tf_fail(tf_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3))); // fills e, returns -1
 void tf_one_line(char *s, size_t cap); // control characters in s written as \n, \x1B (s holds cap bytes)
 
+// Out of memory is fatal, with file and line: TF_OOM() hands them to the
+// handler the program installed (src/main.c prints one line and exits 1);
+// with none, or if it returns, abort(). The model itself never prints.
+typedef void (*tf_oom_handler)(const char *file, int line);
+void tf_set_oom_handler(tf_oom_handler h); // NULL: abort
+_Noreturn void tf_oom(const char *file, int line);
+#define TF_OOM() tf_oom(__FILE__, __LINE__)
+
 // ---------------------------------------------------------------- vocabulary
 typedef struct {
     int n;        // number of tokens V
@@ -151,7 +159,11 @@ float tf_rng_uniform(tf_rng *r);            // [0, 1)
 // ±FLT_MAX (tf_sat) instead of becoming ±∞, and so never turns into NaN further on
 // (∞ − ∞, 0 · ∞). The loader refuses NaN and infinite weights outright.
 static inline float tf_sat(float y) { return y > FLT_MAX ? FLT_MAX : y < -FLT_MAX ? -FLT_MAX : y == y ? y : 0.0f; }
+// x (T,n_in) @ Wᵀ, W (n_out,n_in) as torch stores it, + b (n_out, or NULL) -> out (T,n_out)
 void tf_linear(float *out, const float *x, const float *w, const float *b, int T, int n_in, int n_out);
+// The same, fast (blocked, vectorised, over the cores), equal up to rounding;
+// the model calls this one. Allocates nothing; the same bits on any number of threads.
+void tf_linear_fast(float *out, const float *x, const float *w, const float *b, int T, int n_in, int n_out);
 void tf_softmax_rows(float *out, const float *x, int rows, int cols);
 void tf_layernorm(float *out, const float *x, const float *w, const float *b, float eps, int T, int C);
 void tf_positional_encoding(float *pe, int T, int C);

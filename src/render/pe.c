@@ -41,7 +41,7 @@ static void fig_init(fig *f, const tf_model *m, const render_opts *o, double w, 
 // pe (rows, D) for positions 0 … rows-1, straight from the model's function.
 static float *pe_table(int rows, int D) {
     float *pe = malloc(sizeof(float) * (size_t)rows * D);
-    if (!pe) { fprintf(stderr, "%s:%d: out of memory\n", __FILE__, __LINE__); abort(); }
+    if (!pe) TF_OOM();
     tf_positional_encoding(pe, rows, D);
     return pe;
 }
@@ -442,7 +442,7 @@ void render_pe_similarity(cairo_t *cr, const tf_model *m, const render_opts *o, 
     // pe (P, D) -> sim (P, P) = pe peᵀ
     float *pe = pe_table(P, D);
     float *sim = malloc(sizeof(float) * (size_t)P * P);
-    if (!sim) { fprintf(stderr, "%s:%d: out of memory\n", __FILE__, __LINE__); abort(); }
+    if (!sim) TF_OOM();
     double lo = INFINITY, hi = -INFINITY;
     for (int i = 0; i < P; i++)
         for (int j = i; j < P; j++) { // symmetric: one triangle
