@@ -258,6 +258,42 @@ fresh; rm -r "$L/en"
 expect "lesson: no en/ folder" "$L: " "has no en/ folder" "$TVIZ" lesson check "$L"
 expect "lesson: no such folder" "$T/none: " "cannot read the lessons folder" "$TVIZ" lesson check "$T/none"
 
+# ================================================================ corpus word lists
+# Each case: a copy of assets/corpus with one mistake, through tviz corpus
+# --check-lists and tviz corpus (which must write nothing).
+W="$T/lists"
+wfresh() { rm -rf "$W"; cp -r assets/corpus "$W"; }
+wline() { # wline FILE N TEXT: TEXT becomes line N
+    awk -v n="$2" -v t="$3" 'NR == n { print t } { print }' "$W/$1" >"$W/$1.new" && mv "$W/$1.new" "$W/$1"
+}
+lists() { # lists NAME FILE:LINE PHRASE
+    expect "lists: $1" "$W/$2" "$3" "$TVIZ" corpus --check-lists "$W"
+    expect "lists: $1 (corpus)" "$W/$2" "$3" "$TVIZ" corpus --lists "$W" -o "$OUT/c"
+}
+wfresh; "$TVIZ" corpus --check-lists "$W" >/dev/null 2>&1 && ok || bad "lists: the unchanged copy does not pass"
+wfresh; wline nouns.tsv 9 "$(printf 'book\tbooks\tكتاب\tکتاب‌ها\ttext')"
+lists "Arabic kaf" "nouns.tsv:9: " "Arabic ي or ك"
+wfresh; wline nouns.tsv 9 "$(printf 'book\tbooks\tکتاب')"
+lists "a column missing" "nouns.tsv:9: " "has 3 tab-separated columns, nouns.tsv takes 5"
+wfresh; wline nouns.tsv 9 "$(printf 'book\tbooks\tکتاب\tکتاب ها\ttext')"
+lists "a detached plural" "nouns.tsv:9: " "detached ها"
+wfresh; wline verbs.tsv 20 "$(printf 'read\treads\tread\tread\treading\t-\tخوان\tخواند\tfly\ttext\t-')"
+lists "an unknown frame" "verbs.tsv:20: " 'the frame "fly" is not one tviz knows'
+wfresh; wline verbs.tsv 20 "$(printf 'read\treads\tread\tread\treading\t-\tخوان\tخواند\ttr\tbooks\t-')"
+lists "an unknown class" "verbs.tsv:20: " 'the class "books" is not a class of any noun'
+wfresh; wline times.tsv 8 "$(printf 'every day\tهر روز\t0 5\tpresent')"
+lists "an alignment out of range" "times.tsv:8: " "the alignment 5 is out of range"
+wfresh; printf 'a\tb\t*\n\377\n' >>"$W/adjectives.tsv"; n=$(wc -l <"$W/adjectives.tsv")
+lists "invalid UTF-8" "adjectives.tsv:$n: " "not valid UTF-8"
+wfresh; sed -i '/^I\t/d' "$W/pronouns.tsv"; grep -v '^#' "$W/pronouns.tsv" | grep -q . || bad "lists: pronouns.tsv emptied"
+sed -i '/^he\t\|^she\t/d' "$W/pronouns.tsv"
+lists "no 3s pronoun" "pronouns.tsv: " "no 3s or no 3p pronoun"
+wfresh; sed -i '/^enjoy\t/d' "$W/verbs.tsv"
+expect "lists: no verb for the default sentence" "" "cannot make \"I really enjoy learning transformers\"" "$TVIZ" corpus --lists "$W" -o "$OUT/c"
+wfresh; rm "$W/gerunds.tsv"
+lists "a missing file" "gerunds.tsv: " "cannot open the word list"
+expect "lists: no such folder" "$T/none/nouns.tsv: " "cannot open the word list" "$TVIZ" corpus --check-lists "$T/none"
+
 # ================================================================ output paths
 S="I really enjoy learning transformers"
 : >"$T/a-file"

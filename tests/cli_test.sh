@@ -160,7 +160,11 @@ head -1 "$T/corpus/heldout.tsv" | grep -qF "$(printf 'I really enjoy learning tr
 expect_ok "corpus again" "$TVIZ" corpus --seed 3 -o "$T/corpus2"
 cmp -s "$T/corpus/train.tsv" "$T/corpus2/train.tsv" || bad "corpus: the same seed gave another train.tsv"
 expect_ok "corpus check" "$TVIZ" corpus --check "$T/corpus/heldout.tsv"
-grep -q "1500 pairs" "$T/out" || bad "corpus --check: $(cat "$T/out")"
+grep -q "^$T/corpus/heldout.tsv: $(wc -l <"$T/corpus/heldout.tsv") pairs" "$T/out" || bad "corpus --check: $(cat "$T/out")"
+expect_ok "corpus check-lists" "$TVIZ" corpus --check-lists
+grep -q "verbs (3[0-9][0-9] English verbs)" "$T/out" || bad "corpus --check-lists: $(cat "$T/out")"
+expect_ok "corpus --pairs" "$TVIZ" corpus --pairs 500 -o "$T/corpus4"
+[ "$(wc -l <"$T/corpus4/train.tsv")" -ge 500 ] && [ "$(wc -l <"$T/corpus4/train.tsv")" -lt 520 ] || bad "corpus --pairs 500: $(wc -l <"$T/corpus4/train.tsv") lines"
 expect_ok "corpus help" "$TVIZ" corpus --help
 printf 'I read\tمن می\342\200\214خوانم\t0 1\n\n# note\nbad line without a tab\n' >"$T/bad.tsv"
 expect_error "corpus: missing tab" "$T/bad.tsv:4: has no tab" "$TVIZ" corpus --check "$T/bad.tsv"

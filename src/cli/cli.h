@@ -35,6 +35,10 @@ char *cli_trace_json(const tf_model *m, const tf_run *r);
 // section's stage drawn from run c. Returns the exit status.
 int cli_handout(const io_run *c, const char *lesson, const char *lang, io_format fmt, const char *out);
 
+// The corpus word lists in dir (NULL: the shipped assets/corpus), or NULL
+// after printing "tviz: FILE:LINE: what is wrong; what to do" (corpus_cmd.c).
+struct tf_lexicon *cli_lexicon(const char *dir);
+
 // Builds the shipped worked example (d_model 4, the Persian slides' embeddings).
 int cli_preset_worked_example(tf_model *m, tf_err *e);
 int cli_preset_base(tf_model *m, unsigned long long seed, tf_err *e);

@@ -353,7 +353,13 @@ int cmd_train(int argc, char **argv) {
     // the corpus
     if (o.corpus) {
         if (load_corpus(&train, o.corpus) || (o.heldout && load_corpus(&held, o.heldout))) goto done;
-    } else if (tf_corpus_generate(&train, &held, (uint64_t)o.corpus_seed, &e)) { io_error("train", "%s", e.msg); goto done; }
+    } else {
+        tf_lexicon *lx = cli_lexicon(NULL);
+        if (!lx) goto done;
+        int gen = tf_corpus_generate(&train, &held, lx, (uint64_t)o.corpus_seed, &e);
+        tf_lexicon_free(lx);
+        if (gen) { io_error("train", "%s", e.msg); goto done; }
+    }
     if (!o.resume) {
         if (new_model(&m, &o, &train) || tf_trainer_init(&t, &m, &o.cfg, &e)) {
             if (m.owned && !t.m) io_error("train", "%s", e.msg);
@@ -417,6 +423,15 @@ int cmd_train(int argc, char **argv) {
     if (dheld.n) report_alignment(&m, &held, &dheld);
     if (write_loss_png(loss_png, &h)) goto restore;
     if (tf_model_save(&m, o.out, &e)) { io_error(o.out, "%s", e.msg); goto restore; }
+    if (!o.corpus && held.n) { // the held-out set it was measured on, beside it (test_train reads it)
+        char *text;
+        size_t len;
+        beside(path, sizeof path, o.out, ".heldout.tsv");
+        if (tf_corpus_format(&held, &text, &len)) { io_error("train", "out of memory"); goto restore; }
+        int wrc = io_write_file(path, text, len);
+        free(text);
+        if (wrc) goto restore;
+    }
     if (step0)
         fprintf(stderr, "tviz: wrote %s (%zu parameters, %d steps: %d to %d in %.0f s after the snapshot) and the loss curve %s\n", o.out,
                 m.n_params, t.step, step0 + 1, t.step, now() - t0, loss_png);
