@@ -105,6 +105,17 @@ mk bad-eps.safetensors meta layer_norm_eps 0
 model "layer_norm_eps 0" bad-eps.safetensors "layer_norm_eps must be a positive number"
 mk bad-maxlen.safetensors meta max_len 0x10
 model "max_len not a number" bad-maxlen.safetensors '"max_len" is "0x10", not a whole number'
+# -- subword merges (src_merges / tgt_merges): one "a b" a line
+mk merges-one.safetensors meta src_merges "$(printf 'r e\nrea')"
+model "a merge without a space" merges-one.safetensors '"src_merges" line 2 ("rea") is not two pieces separated by one space'
+mk merges-three.safetensors meta tgt_merges "a b c"
+model "a merge of three pieces" merges-three.safetensors '"tgt_merges" line 1 ("a b c") is not two pieces'
+mk merges-dup.safetensors meta src_merges "$(printf 'r e\nl l\nr e')"
+model "a merge twice" merges-dup.safetensors '"src_merges" line 3 ("r e") repeats merge 1'
+mk merges-empty.safetensors meta src_merges ""
+model "no merges" merges-empty.safetensors '"src_merges" has no merges'
+mk merges-tab.safetensors meta src_merges "$(printf 'r\te x')"
+model "a control character in a merge" merges-tab.safetensors 'is not two pieces separated by one space'
 # -- weights that are not numbers: refused, naming the tensor and the index
 mk nan.safetensors value decoder.layers.0.linear2.weight 5 nan
 model "NaN weight" nan.safetensors '"decoder.layers.0.linear2.weight" holds NaN at index 5'

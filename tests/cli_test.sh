@@ -193,6 +193,14 @@ printf 'I like zebras\tمن گورخرها را دوست دارم\n' >"$T/other.
 expect_error "train: resume on another vocabulary" 'is not in the model'"'"'s source vocabulary' "$TVIZ" train --corpus "$T/other.tsv" -o "$T/m2.safetensors" --resume "$T/m.snapshots/step-000002.safetensors" --steps 8
 expect_error "train: resume without its state" "training state" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/m2.safetensors" --resume "$T/m.safetensors" --steps 8
 [ ! -e "$T/m2.safetensors" ] || bad "train: a failed resume wrote a model"
+printf 'I really enjoy\tمن واقعاً لذت می‌برم\nWe really enjoy\tما واقعاً لذت می‌بریم\nThey enjoy\tآن‌ها لذت می‌برند\n' >"$T/bpe.tsv"
+expect_error "train: nothing to merge" "--bpe: the corpus has no pair of characters seen twice" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/bpe.safetensors" --bpe 20
+expect_ok "train: subword pieces" "$TVIZ" train --corpus "$T/bpe.tsv" -o "$T/bpe.safetensors" --bpe 20 --steps 2 --save-every 0 --threads 1 --d-model 8 --heads 2 --d-ff 8 --layers 1
+expect_ok "model info: merges" "$TVIZ" model info "$T/bpe.safetensors"
+grep -q "^subword merges (BPE): [1-9][0-9]* source" "$T/out" || bad "model info does not show the merges: $(cat "$T/out")"
+expect_ok "walk: pieces as rows" "$TVIZ" walk --model "$T/bpe.safetensors" --src "yearly" --stage src.embed --no-pause
+grep -q "^source: [^ ]*@@ .*<eos>" "$T/out" || bad "walk: a word never seen is not split into pieces: $(grep '^source' "$T/out")"
+grep -q "<unk>" "$T/err" && bad "walk: a piece read as <unk>: $(cat "$T/err")"
 expect_ok "train: resume" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/m3.safetensors" --resume "$T/m.snapshots/step-000002.safetensors" --steps 6 --threads 1
 grep -q "6 steps: 3 to 6 in" "$T/err" && ok || bad "train --resume: the steps of this run are not named: $(tail -1 "$T/err")"
 

@@ -95,8 +95,9 @@ int tf_eval_exact(const tf_model *m, const tf_dataset *d, int threads, tf_err *e
 // How well cross-attention aligns target words with their source words, for
 // pairs whose alignment the corpus gives (c->p[i].align, d built from c).
 // Teacher-forced runs; for each decoder layer l and head h (h = H: the mean
-// of the heads), the share of aligned target words whose row of the
-// cross-attention weights peaks at their source word. Row of word w: w when
+// of the heads), the share of aligned target tokens whose row of the
+// cross-attention weights peaks at their source word (with subword pieces:
+// at a piece of it; every piece of a target word counts). Row of word w: w when
 // predicting (the row that outputs it), w + 1 when reading (the row whose
 // input it is). acc has L_dec · (H+1) · 2 entries: [(l·(H+1) + h)·2 + reading].
 // Returns the number of aligned words counted.
@@ -105,6 +106,17 @@ int tf_align_eval(const tf_model *m, const tf_corpus *c, const tf_dataset *d, do
 // Greedy decoding of src (S ids) into out (at most max ids, <eos> not
 // included); a is a workspace of max_len tokens. Returns the length.
 int tf_greedy(tf_acts *a, const tf_model *m, const int *src, int S, int *out, int max);
+
+// ---------------------------------------------------------------- subword merges (bpe.c)
+// Learns up to n_merges byte-pair merges (paper §5.1) from the words of one
+// side of c (0 source, 1 target): "a b" lines in the order learned, for
+// tf_bpe_parse. malloc'd; NULL with e filled (out of memory, nothing to merge).
+char *tf_bpe_learn(const tf_corpus *c, int side, int n_merges, tf_err *e);
+// The vocabulary of a subword model for one side: "<pad>\n<unk>\n<bos>\n<eos>",
+// every piece the corpus splits into, every character as "x" and "x@@" and
+// every symbol a merge makes: any word of those characters has known pieces.
+// malloc'd; NULL when out of memory.
+char *tf_bpe_vocab(const tf_corpus *c, int side, const tf_bpe *b);
 
 // ---------------------------------------------------------------- pieces (backward.c)
 // Label-smoothed cross-entropy of one sentence from logits (T,V): returns the
