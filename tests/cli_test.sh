@@ -201,6 +201,12 @@ grep -q "^subword merges (BPE): [1-9][0-9]* source" "$T/out" || bad "model info 
 expect_ok "walk: pieces as rows" "$TVIZ" walk --model "$T/bpe.safetensors" --src "yearly" --stage src.embed --no-pause
 grep -q "^source: [^ ]*@@ .*<eos>" "$T/out" || bad "walk: a word never seen is not split into pieces: $(grep '^source' "$T/out")"
 grep -q "<unk>" "$T/err" && bad "walk: a piece read as <unk>: $(cat "$T/err")"
+expect_ok "eval" "$TVIZ" eval --threads 1 tests/fixtures/everyday.tsv
+grep -q "on tests/fixtures/everyday.tsv: 30 sentence pairs" "$T/out" && grep -q "^21-30 " "$T/out" && grep -q "^all  *30 " "$T/out" || bad "eval: $(cat "$T/out")"
+expect_ok "eval --show" "$TVIZ" eval --show assets/models/en-fa.heldout.tsv
+[ "$(grep -c '^wrong: ' "$T/out")" -eq 2 ] || bad "eval --show: $(grep -c '^wrong: ' "$T/out") wrong sentences listed, want the 2 the shipped model gets wrong"
+expect_error "eval without a file" "needs a corpus file" "$TVIZ" eval
+expect_error "eval: a bad line" "$T/bad.tsv:1: has no tab" "$TVIZ" eval "$T/bad.tsv"
 expect_ok "train: resume" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/m3.safetensors" --resume "$T/m.snapshots/step-000002.safetensors" --steps 6 --threads 1
 grep -q "6 steps: 3 to 6 in" "$T/err" && ok || bad "train --resume: the steps of this run are not named: $(tail -1 "$T/err")"
 

@@ -456,6 +456,17 @@ static void test_shipped_translator(void **s) {
     int right = tf_eval_exact(&m, &d, 2, &e);
     print_message("held-out exact match: %d of %d\n", right, d.n);
     assert_true(right >= 0.95 * d.n);
+    // tviz eval's measure (words compared after decoding) agrees with the training's (token ids)
+    tf_eval_result er;
+    assert_int_equal(tf_eval_corpus(&m, &held, 2, &er, NULL, &e), 0);
+    assert_int_equal(er.all.n, held.n);
+    assert_int_equal(er.all.exact, right);
+    int sum = 0;
+    for (int b = 0; b < TF_EVAL_BUCKETS; b++) sum += er.by_len[b].n;
+    assert_int_equal(sum, held.n);
+    assert_true(er.all.right_words >= er.all.ref_words - 20 && er.all.right_words <= er.all.ref_words);
+    assert_int_equal(tf_eval_bucket_of(5), 0); assert_int_equal(tf_eval_bucket_of(6), 1);
+    assert_int_equal(tf_eval_bucket_of(30), 4); assert_int_equal(tf_eval_bucket_of(31), 5);
     // the default sentence is held out, and comes out verb-final
     assert_string_equal(held.p[0].src, "I really enjoy learning transformers");
     tf_run r;

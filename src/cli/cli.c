@@ -29,6 +29,7 @@ static const char *usage =
     "  tviz corpus --check FILE   check a corpus file (source<TAB>target[<TAB>alignment])\n"
     "  tviz train -o FILE [options]   train a small English→Persian translator (tviz train --help)\n"
     "  tviz translate [--model M] [SENTENCE ...]   greedy translation, one line each\n"
+    "  tviz eval [--model M] FILE.tsv   exact match and token accuracy by source length\n"
     "  tviz --help | --version\n"
     "\n"
     "Options of trace and walk:\n"
@@ -59,7 +60,7 @@ int cli_whole(const char *opt, const char *s, long lo, long hi, long *out) {
 }
 
 int cli_is_command(const char *a) {
-    static const char *cmds[] = {"trace", "walk", "model", "export", "lesson", "corpus", "train", "translate", "help", "--help", "-h", "--version", "version"};
+    static const char *cmds[] = {"trace", "walk", "model", "export", "lesson", "corpus", "train", "translate", "eval", "help", "--help", "-h", "--version", "version"};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) if (!strcmp(a, cmds[i])) return 1;
     return 0;
 }
@@ -76,7 +77,8 @@ int cli_main(int argc, char **argv) {
     if (!strcmp(cmd, "corpus")) return cmd_corpus(argc - 1, argv + 1);
     if (!strcmp(cmd, "train")) return cmd_train(argc - 1, argv + 1);
     if (!strcmp(cmd, "translate")) return cmd_translate(argc - 1, argv + 1);
-    return io_error(cmd, "unknown command; the commands are trace, walk, export, model, lesson, corpus, train and translate (see tviz --help)");
+    if (!strcmp(cmd, "eval")) return cmd_eval(argc - 1, argv + 1);
+    return io_error(cmd, "unknown command; the commands are trace, walk, export, model, lesson, corpus, train, translate and eval (see tviz --help)");
 }
 
 static const char *ui_text(const char *msgid) { return _(msgid); }

@@ -18,6 +18,7 @@ int cmd_lesson(int argc, char **argv);
 int cmd_corpus(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_translate(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
 
 // An option's value as a number from lo to hi (cli_number) or a whole one
 // (cli_whole). Returns 0, or 1 after printing "tviz: OPT: "S" is not a …".

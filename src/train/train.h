@@ -107,6 +107,27 @@ int tf_align_eval(const tf_model *m, const tf_corpus *c, const tf_dataset *d, do
 // included); a is a workspace of max_len tokens. Returns the length.
 int tf_greedy(tf_acts *a, const tf_model *m, const int *src, int S, int *out, int max);
 
+// ---------------------------------------------------------------- evaluation (eval.c)
+// Exact match and token accuracy of greedy translations, overall and by the
+// number of source words: 1–5, 6–10, 11–15, 16–20, 21–30, 31+.
+#define TF_EVAL_BUCKETS 6
+typedef struct {
+    int n, exact;      // pairs; pairs whose output equals the reference word for word
+    long ref_words;    // words of the references
+    long right_words;  // output words equal to the reference word at the same position
+} tf_eval_bucket;
+typedef struct {
+    tf_eval_bucket all, by_len[TF_EVAL_BUCKETS];
+    int too_long;      // sources longer than the model's max_len (counted as wrong)
+} tf_eval_result;
+int tf_eval_bucket_of(int source_words);
+const char *tf_eval_bucket_name(int bucket); // "1-5", …, "31+"
+// Translates every source of c greedily (words the model lacks read as
+// <unk>; pieces joined back into words) and compares with the target.
+// outputs (c->n entries, or NULL) get the translations (malloc'd; NULL for a
+// source too long). Returns 0, or -1 when out of memory.
+int tf_eval_corpus(const tf_model *m, const tf_corpus *c, int threads, tf_eval_result *r, char **outputs, tf_err *e);
+
 // ---------------------------------------------------------------- subword merges (bpe.c)
 // Learns up to n_merges byte-pair merges (paper §5.1) from the words of one
 // side of c (0 source, 1 target): "a b" lines in the order learned, for
