@@ -460,7 +460,9 @@ static void test_shipped_translator(void **s) {
     tf_eval_result er;
     assert_int_equal(tf_eval_corpus(&m, &held, 2, &er, NULL, &e), 0);
     assert_int_equal(er.all.n, held.n);
-    assert_int_equal(er.all.exact, right);
+    // every output right token for token is right word for word; a subword model may also get a word
+    // right through other pieces ("ب@@ ه" for "به"), which only the word count sees
+    assert_true(er.all.exact >= right && er.all.exact <= right + d.n / 100);
     int sum = 0;
     for (int b = 0; b < TF_EVAL_BUCKETS; b++) sum += er.by_len[b].n;
     assert_int_equal(sum, held.n);
@@ -471,9 +473,9 @@ static void test_shipped_translator(void **s) {
     assert_string_equal(held.p[0].src, "I really enjoy learning transformers");
     tf_run r;
     assert_int_equal(tf_run_greedy(&r, &m, held.p[0].src, 0, &e), 0);
-    char out[512] = "";
-    for (int i = 1; i < r.T; i++) { strcat(out, i > 1 ? " " : ""); strcat(out, r.tgt_words[i]); }
+    char *out = tf_join_tokens(r.tgt_words + 1, r.T - 1); // subword pieces joined back into words
     assert_string_equal(out, "من واقعاً از یادگیری ترنسفورمرها لذت می‌برم");
+    free(out);
     assert_true(r.stopped_on_eos);
     tf_run_free(&r);
     // alignment: the best head of the last decoder layer

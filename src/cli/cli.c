@@ -27,6 +27,7 @@ static const char *usage =
     "  tviz lesson check [DIR]    check the lesson files of every language\n"
     "  tviz corpus [--seed N] -o DIR   write the English→Persian training corpus\n"
     "  tviz corpus --check FILE   check a corpus file (source<TAB>target[<TAB>alignment])\n"
+    "  tviz corpus --check-lists [DIR]   check the corpus word lists (assets/corpus/*.tsv)\n"
     "  tviz train -o FILE [options]   train a small English→Persian translator (tviz train --help)\n"
     "  tviz translate [--model M] [SENTENCE ...]   greedy translation, one line each\n"
     "  tviz eval [--model M] FILE.tsv   exact match and token accuracy by source length\n"
