@@ -164,10 +164,13 @@ sentence "empty" --src "the source sentence is empty" ""
 sentence "white space only" --src "is empty" "$(printf ' \t \342\200\203 ')"
 sentence "blank target" --tgt "the target sentence is empty" " "
 sentence "too many words" --src "has 17 tokens but this model takes at most 16" "I I I I I I I I I I I I I I I I I"
-# (one enormous word is a sentence: one <unk>, and a short note)
+# (one enormous word is a sentence to a word-level model: one <unk>, and a short note)
 big=$(head -c 100000 /dev/zero | tr '\0' 'x')
-if "$TVIZ" trace --src "$big" -o "$T/big.json" 2>"$T/err" && [ "$(wc -c <"$T/err")" -lt 300 ]; then ok
+if "$TVIZ" trace --model worked-example --src "$big" -o "$T/big.json" 2>"$T/err" && [ "$(wc -c <"$T/err")" -lt 300 ]; then ok
 else bad "one enormous word: exit $?, $(wc -c <"$T/err") bytes on stderr"; fi
+# (a subword model splits it: too many pieces, or too long to split)
+expect "sentence: one enormous word in pieces" "--src: " "longer than tviz splits into pieces (4096)" "$TVIZ" trace --src "$big" -o "$OUT/t.json"
+expect "sentence: a long word in pieces" "--src: " "but this model takes at most" "$TVIZ" trace --src "$(head -c 3000 /dev/zero | tr '\0' 'x')" -o "$OUT/t.json"
 words=$(head -c 60000 /dev/zero | tr '\0' 'I' | sed 's/I/I /g')
 sentence "enormous sentence" --src "has 60000 tokens but this model takes at most 16" "$words"
 sentence "enormous target" --tgt "has 60001 tokens" "$words"

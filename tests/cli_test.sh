@@ -47,9 +47,12 @@ grep -q '"id":"src.input".*"data":\[\[0.1,1.3,0.4,1.8\],\[1.7414709,0.6403023,0.
 grep -q 'null' "$T/out" || bad "the decoder's masked scores are not written as null"
 expect_ok "trace to file" "$TVIZ" trace --src "$S" --tgt "من واقعاً" -o "$T/t.json"
 grep -q '"tgt_tokens":\["<bos>","من","واقعاً"\]' "$T/t.json" || bad "trace -o: target tokens wrong"
-expect_ok "unknown word" "$TVIZ" trace --src "I really enjoy quantum physics" -o "$T/unk.json"
+expect_ok "unknown word" "$TVIZ" trace --model worked-example --src "I really enjoy quantum physics" -o "$T/unk.json"
 grep -q '"src_tokens":\["I","really","enjoy","<unk>","<unk>"[],]' "$T/unk.json" || bad "unknown words are not <unk> in the trace"
 grep -q '"quantum" is not in the source vocabulary' "$T/err" || bad "no note about the unknown word"
+expect_ok "a word never seen, in pieces" "$TVIZ" trace --src "I really enjoy quantum physics" -o "$T/pieces.json"
+grep -q '"src_tokens":\["I","really",[^]]*@@' "$T/pieces.json" || bad "the translator does not split a word it never saw into pieces: $(grep -o '"src_tokens":[^]]*' "$T/pieces.json")"
+grep -q '"src_tokens":[^]]*<unk>' "$T/pieces.json" && bad "the translator reads a piece as <unk>"
 expect_ok "walk" "$TVIZ" walk --model worked-example --no-pause
 [ "$(grep -c '^\[[0-9]*/67\]' "$T/out")" -eq 67 ] || bad "walk did not print 67 stages"
 grep -q "0.9093  *-0.4161  *0.0200  *0.9998" "$T/out" || bad "walk does not show the slides' PE row"
@@ -203,8 +206,10 @@ grep -q "^source: [^ ]*@@ .*<eos>" "$T/out" || bad "walk: a word never seen is n
 grep -q "<unk>" "$T/err" && bad "walk: a piece read as <unk>: $(cat "$T/err")"
 expect_ok "eval" "$TVIZ" eval --threads 1 tests/fixtures/everyday.tsv
 grep -q "on tests/fixtures/everyday.tsv: 30 sentence pairs" "$T/out" && grep -q "^21-30 " "$T/out" && grep -q "^all  *30 " "$T/out" || bad "eval: $(cat "$T/out")"
-expect_ok "eval --show" "$TVIZ" eval --show assets/models/en-fa.heldout.tsv
-[ "$(grep -c '^wrong: ' "$T/out")" -eq 2 ] || bad "eval --show: $(grep -c '^wrong: ' "$T/out") wrong sentences listed, want the 2 the shipped model gets wrong"
+expect_ok "eval --show" "$TVIZ" eval --show tests/fixtures/everyday.tsv
+want=$(awk '$1 == "all" { printf "%d", $2 - $2 * $3 / 100 + 0.5 }' "$T/out")
+[ "$(grep -c '^wrong: ' "$T/out")" -eq "$want" ] && [ "$(grep -c '^  got:  ' "$T/out")" -eq "$want" ] && [ "$(grep -c '^  want: ' "$T/out")" -eq "$want" ] \
+    || bad "eval --show: $(grep -c '^wrong: ' "$T/out") wrong sentences listed, the table says $want"
 expect_error "eval without a file" "needs a corpus file" "$TVIZ" eval
 expect_error "eval: a bad line" "$T/bad.tsv:1: has no tab" "$TVIZ" eval "$T/bad.tsv"
 expect_ok "train: resume" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/m3.safetensors" --resume "$T/m.snapshots/step-000002.safetensors" --steps 6 --threads 1

@@ -201,6 +201,7 @@ int tf_vocab_find(const tf_vocab *v, const char *tok) {
 // ---------------------------------------------------------------- subword pieces (BPE)
 #define BPE_MAX_MERGES 1000000
 #define BPE_EOW "</w>"
+#define BPE_MAX_LETTERS 4096 // merging is quadratic in a word's length
 
 static uint64_t bpe_hash(const char *a, const char *sep, const char *b) {
     uint64_t h = 0xcbf29ce484222325ull;
@@ -305,6 +306,7 @@ int tf_bpe_word(const tf_bpe *b, const char *word, char ***pieces, tf_err *e) {
     int n = 0;
     for (size_t i = 0; i < wl; i += (size_t)cp_len(word + i)) n++;
     if (!n) return tf_fail(e, "an empty word has no pieces");
+    if (n > BPE_MAX_LETTERS) return tf_fail(e, "a word of %d letters is longer than tviz splits into pieces (%d); shorten it", n, BPE_MAX_LETTERS);
     char **sym = malloc(sizeof(char *) * (size_t)n);
     if (!sym) return tf_fail(e, "out of memory while splitting a word");
     int k = 0;
