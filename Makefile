@@ -180,8 +180,8 @@ bench: $(B)/bench $(B)/bench_train $(B)/base.safetensors $(B)/tviz
 	./$(B)/bench_train assets/models/en-fa.safetensors ./$(B)/tviz
 
 # ---------------------------------------------------------------- generated files (committed)
-# The shipped translator, trained by tviz from scratch on subword pieces (about
-# 25 minutes on two cores), with two early snapshots to show attention emerging.
+# The shipped translator, trained by tviz from scratch on subword pieces (35-45
+# minutes on two cores), with two early snapshots to show attention emerging.
 en-fa: $(B)/tviz
 	rm -rf $(B)/en-fa.snapshots
 	./$(B)/tviz train -o assets/models/en-fa.safetensors --bpe 2000 --d-model 128 --heads 4 --layers 2 --d-ff 512 \
