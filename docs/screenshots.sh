@@ -11,15 +11,15 @@ XPID=$!
 trap 'kill $XPID 2>/dev/null' EXIT
 sleep 1
 # the default model: the aligning cross-attention head, and the lesson quoting its numbers
-DISPLAY=$D "$TVIZ" --size 1440x900 --keys "C Up 3" --screenshot docs/window.png --quit
+DISPLAY=$D "$TVIZ" --size 1440x900 --keys "C Up 4" --screenshot docs/window.png --quit
 DISPLAY=$D "$TVIZ" --model worked-example --size 1440x900 --tgt "$TGT" --keys "D click:600,560" --screenshot docs/window-arithmetic.png --quit
 DISPLAY=$D "$TVIZ" --size 1440x900 --lang fa --keys "N" --screenshot docs/window-fa.png --quit
 # the trained translator (the default model): a cross-attention head that aligns the words
-"$TVIZ" export --stage dec.1.cross_attn.head.2.weights --width 900 -o docs/cross-attention.png
+"$TVIZ" export --stage dec.1.cross_attn.head.3.weights --width 900 -o docs/cross-attention.png
 "$TVIZ" export --model worked-example --tgt "$TGT" --stage dec.0.self_attn.head.0.masked --width 900 -o docs/masked-scores.png
 "$TVIZ" export --model worked-example --view pe-heatmap --width 900 -o docs/pe-heatmap.png
 "$TVIZ" export --model worked-example --view pe-curves --width 900 -o docs/pe-curves.png
 # diagrams for Persian and Arabic slides: an arithmetic card and all heads
-"$TVIZ" export --lang fa --stage dec.1.cross_attn.head.2.weights --view arithmetic --cell 3,2 --width 900 -o docs/card-fa.png
-"$TVIZ" export --lang ar --stage dec.1.cross_attn.head.2.weights --view heads --width 900 -o docs/heads-ar.png
+"$TVIZ" export --lang fa --stage dec.1.cross_attn.head.3.weights --view arithmetic --cell 3,2 --width 900 -o docs/card-fa.png
+"$TVIZ" export --lang ar --stage dec.1.cross_attn.head.3.weights --view heads --width 900 -o docs/heads-ar.png
 echo "docs: pictures remade"

@@ -105,6 +105,17 @@ mk bad-eps.safetensors meta layer_norm_eps 0
 model "layer_norm_eps 0" bad-eps.safetensors "layer_norm_eps must be a positive number"
 mk bad-maxlen.safetensors meta max_len 0x10
 model "max_len not a number" bad-maxlen.safetensors '"max_len" is "0x10", not a whole number'
+# -- subword merges (src_merges / tgt_merges): one "a b" a line
+mk merges-one.safetensors meta src_merges "$(printf 'r e\nrea')"
+model "a merge without a space" merges-one.safetensors '"src_merges" line 2 ("rea") is not two pieces separated by one space'
+mk merges-three.safetensors meta tgt_merges "a b c"
+model "a merge of three pieces" merges-three.safetensors '"tgt_merges" line 1 ("a b c") is not two pieces'
+mk merges-dup.safetensors meta src_merges "$(printf 'r e\nl l\nr e')"
+model "a merge twice" merges-dup.safetensors '"src_merges" line 3 ("r e") repeats merge 1'
+mk merges-empty.safetensors meta src_merges ""
+model "no merges" merges-empty.safetensors '"src_merges" has no merges'
+mk merges-tab.safetensors meta src_merges "$(printf 'r\te x')"
+model "a control character in a merge" merges-tab.safetensors 'is not two pieces separated by one space'
 # -- weights that are not numbers: refused, naming the tensor and the index
 mk nan.safetensors value decoder.layers.0.linear2.weight 5 nan
 model "NaN weight" nan.safetensors '"decoder.layers.0.linear2.weight" holds NaN at index 5'
@@ -153,10 +164,13 @@ sentence "empty" --src "the source sentence is empty" ""
 sentence "white space only" --src "is empty" "$(printf ' \t \342\200\203 ')"
 sentence "blank target" --tgt "the target sentence is empty" " "
 sentence "too many words" --src "has 17 tokens but this model takes at most 16" "I I I I I I I I I I I I I I I I I"
-# (one enormous word is a sentence: one <unk>, and a short note)
+# (one enormous word is a sentence to a word-level model: one <unk>, and a short note)
 big=$(head -c 100000 /dev/zero | tr '\0' 'x')
-if "$TVIZ" trace --src "$big" -o "$T/big.json" 2>"$T/err" && [ "$(wc -c <"$T/err")" -lt 300 ]; then ok
+if "$TVIZ" trace --model worked-example --src "$big" -o "$T/big.json" 2>"$T/err" && [ "$(wc -c <"$T/err")" -lt 300 ]; then ok
 else bad "one enormous word: exit $?, $(wc -c <"$T/err") bytes on stderr"; fi
+# (a subword model splits it: too many pieces, or too long to split)
+expect "sentence: one enormous word in pieces" "--src: " "longer than tviz splits into pieces (4096)" "$TVIZ" trace --src "$big" -o "$OUT/t.json"
+expect "sentence: a long word in pieces" "--src: " "but this model takes at most" "$TVIZ" trace --src "$(head -c 3000 /dev/zero | tr '\0' 'x')" -o "$OUT/t.json"
 words=$(head -c 60000 /dev/zero | tr '\0' 'I' | sed 's/I/I /g')
 sentence "enormous sentence" --src "has 60000 tokens but this model takes at most 16" "$words"
 sentence "enormous target" --tgt "has 60001 tokens" "$words"
@@ -284,6 +298,42 @@ lesson "a Persian digit in a glossary comment" "$G:1: " "a Persian digit ۲ (U+0
 fresh; rm -r "$L/en"
 expect "lesson: no en/ folder" "$L: " "has no en/ folder" "$TVIZ" lesson check "$L"
 expect "lesson: no such folder" "$T/none: " "cannot read the lessons folder" "$TVIZ" lesson check "$T/none"
+
+# ================================================================ corpus word lists
+# Each case: a copy of assets/corpus with one mistake, through tviz corpus
+# --check-lists and tviz corpus (which must write nothing).
+W="$T/lists"
+wfresh() { rm -rf "$W"; cp -r assets/corpus "$W"; }
+wline() { # wline FILE N TEXT: TEXT becomes line N
+    awk -v n="$2" -v t="$3" 'NR == n { print t } { print }' "$W/$1" >"$W/$1.new" && mv "$W/$1.new" "$W/$1"
+}
+lists() { # lists NAME FILE:LINE PHRASE
+    expect "lists: $1" "$W/$2" "$3" "$TVIZ" corpus --check-lists "$W"
+    expect "lists: $1 (corpus)" "$W/$2" "$3" "$TVIZ" corpus --lists "$W" -o "$OUT/c"
+}
+wfresh; "$TVIZ" corpus --check-lists "$W" >/dev/null 2>&1 && ok || bad "lists: the unchanged copy does not pass"
+wfresh; wline nouns.tsv 9 "$(printf 'book\tbooks\tكتاب\tکتاب‌ها\ttext')"
+lists "Arabic kaf" "nouns.tsv:9: " "Arabic ي or ك"
+wfresh; wline nouns.tsv 9 "$(printf 'book\tbooks\tکتاب')"
+lists "a column missing" "nouns.tsv:9: " "has 3 tab-separated columns, nouns.tsv takes 5"
+wfresh; wline nouns.tsv 9 "$(printf 'book\tbooks\tکتاب\tکتاب ها\ttext')"
+lists "a detached plural" "nouns.tsv:9: " "detached ها"
+wfresh; wline verbs.tsv 20 "$(printf 'read\treads\tread\tread\treading\t-\tخوان\tخواند\tfly\ttext\t-')"
+lists "an unknown frame" "verbs.tsv:20: " 'the frame "fly" is not one tviz knows'
+wfresh; wline verbs.tsv 20 "$(printf 'read\treads\tread\tread\treading\t-\tخوان\tخواند\ttr\tbooks\t-')"
+lists "an unknown class" "verbs.tsv:20: " 'the class "books" is not a class of any noun'
+wfresh; wline times.tsv 8 "$(printf 'every day\tهر روز\t0 5\tpresent')"
+lists "an alignment out of range" "times.tsv:8: " "the alignment 5 is out of range"
+wfresh; printf 'a\tb\t*\n\377\n' >>"$W/adjectives.tsv"; n=$(wc -l <"$W/adjectives.tsv")
+lists "invalid UTF-8" "adjectives.tsv:$n: " "not valid UTF-8"
+wfresh; sed -i '/^I\t/d' "$W/pronouns.tsv"; grep -v '^#' "$W/pronouns.tsv" | grep -q . || bad "lists: pronouns.tsv emptied"
+sed -i '/^he\t\|^she\t/d' "$W/pronouns.tsv"
+lists "no 3s pronoun" "pronouns.tsv: " "no 3s or no 3p pronoun"
+wfresh; sed -i '/^enjoy\t/d' "$W/verbs.tsv"
+expect "lists: no verb for the default sentence" "" "cannot make \"I really enjoy learning transformers\"" "$TVIZ" corpus --lists "$W" -o "$OUT/c"
+wfresh; rm "$W/gerunds.tsv"
+lists "a missing file" "gerunds.tsv: " "cannot open the word list"
+expect "lists: no such folder" "$T/none/nouns.tsv: " "cannot open the word list" "$TVIZ" corpus --check-lists "$T/none"
 
 # ================================================================ output paths
 S="I really enjoy learning transformers"

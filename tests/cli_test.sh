@@ -47,9 +47,12 @@ grep -q '"id":"src.input".*"data":\[\[0.1,1.3,0.4,1.8\],\[1.7414709,0.6403023,0.
 grep -q 'null' "$T/out" || bad "the decoder's masked scores are not written as null"
 expect_ok "trace to file" "$TVIZ" trace --src "$S" --tgt "من واقعاً" -o "$T/t.json"
 grep -q '"tgt_tokens":\["<bos>","من","واقعاً"\]' "$T/t.json" || bad "trace -o: target tokens wrong"
-expect_ok "unknown word" "$TVIZ" trace --src "I really enjoy quantum physics" -o "$T/unk.json"
+expect_ok "unknown word" "$TVIZ" trace --model worked-example --src "I really enjoy quantum physics" -o "$T/unk.json"
 grep -q '"src_tokens":\["I","really","enjoy","<unk>","<unk>"[],]' "$T/unk.json" || bad "unknown words are not <unk> in the trace"
 grep -q '"quantum" is not in the source vocabulary' "$T/err" || bad "no note about the unknown word"
+expect_ok "a word never seen, in pieces" "$TVIZ" trace --src "I really enjoy quantum physics" -o "$T/pieces.json"
+grep -q '"src_tokens":\["I","really",[^]]*@@' "$T/pieces.json" || bad "the translator does not split a word it never saw into pieces: $(grep -o '"src_tokens":[^]]*' "$T/pieces.json")"
+grep -q '"src_tokens":[^]]*<unk>' "$T/pieces.json" && bad "the translator reads a piece as <unk>"
 expect_ok "walk" "$TVIZ" walk --model worked-example --no-pause
 [ "$(grep -c '^\[[0-9]*/67\]' "$T/out")" -eq 67 ] || bad "walk did not print 67 stages"
 grep -q "0.9093  *-0.4161  *0.0200  *0.9998" "$T/out" || bad "walk does not show the slides' PE row"
@@ -133,7 +136,7 @@ if command -v pdftotext >/dev/null; then
     for h in h.pdf h-fa.pdf; do
         pdftotext "$T/$h" "$T/h.txt"
         grep -q "$(printf '\342\201\240')" "$T/h.txt" && bad "$h: the text has a word joiner (U+2060)"
-        grep -q 'dec\.1\.cross_attn\.head\.2\.weights' "$T/h.txt" || bad "$h: the lesson's dec.1.cross_attn.head.2.weights is not in one piece"
+        grep -q 'dec\.1\.cross_attn\.head\.3\.weights' "$T/h.txt" || bad "$h: the lesson's dec.1.cross_attn.head.3.weights is not in one piece"
         grep -oE '(src|tgt|enc|dec|out)\.[A-Za-z0-9_.]+' "$T/h.txt" | sed 's/\.$//' | sort -u >"$T/h.ids"
         broken=$(grep -vxF -f "$T/ids" "$T/h.ids" | tr '\n' ' ')
         [ -z "$broken" ] && ok || bad "$h: stage ids broken over two lines: $broken"
@@ -175,7 +178,11 @@ head -1 "$T/corpus/heldout.tsv" | grep -qF "$(printf 'I really enjoy learning tr
 expect_ok "corpus again" "$TVIZ" corpus --seed 3 -o "$T/corpus2"
 cmp -s "$T/corpus/train.tsv" "$T/corpus2/train.tsv" || bad "corpus: the same seed gave another train.tsv"
 expect_ok "corpus check" "$TVIZ" corpus --check "$T/corpus/heldout.tsv"
-grep -q "1500 pairs" "$T/out" || bad "corpus --check: $(cat "$T/out")"
+grep -q "^$T/corpus/heldout.tsv: $(wc -l <"$T/corpus/heldout.tsv") pairs" "$T/out" || bad "corpus --check: $(cat "$T/out")"
+expect_ok "corpus check-lists" "$TVIZ" corpus --check-lists
+grep -q "verbs (3[0-9][0-9] English verbs)" "$T/out" || bad "corpus --check-lists: $(cat "$T/out")"
+expect_ok "corpus --pairs" "$TVIZ" corpus --pairs 500 -o "$T/corpus4"
+[ "$(wc -l <"$T/corpus4/train.tsv")" -ge 500 ] && [ "$(wc -l <"$T/corpus4/train.tsv")" -lt 520 ] || bad "corpus --pairs 500: $(wc -l <"$T/corpus4/train.tsv") lines"
 expect_ok "corpus help" "$TVIZ" corpus --help
 printf 'I read\tمن می\342\200\214خوانم\t0 1\n\n# note\nbad line without a tab\n' >"$T/bad.tsv"
 expect_error "corpus: missing tab" "$T/bad.tsv:4: has no tab" "$TVIZ" corpus --check "$T/bad.tsv"
@@ -204,6 +211,22 @@ printf 'I like zebras\tمن گورخرها را دوست دارم\n' >"$T/other.
 expect_error "train: resume on another vocabulary" 'is not in the model'"'"'s source vocabulary' "$TVIZ" train --corpus "$T/other.tsv" -o "$T/m2.safetensors" --resume "$T/m.snapshots/step-000002.safetensors" --steps 8
 expect_error "train: resume without its state" "training state" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/m2.safetensors" --resume "$T/m.safetensors" --steps 8
 [ ! -e "$T/m2.safetensors" ] || bad "train: a failed resume wrote a model"
+printf 'I really enjoy\tمن واقعاً لذت می‌برم\nWe really enjoy\tما واقعاً لذت می‌بریم\nThey enjoy\tآن‌ها لذت می‌برند\n' >"$T/bpe.tsv"
+expect_error "train: nothing to merge" "--bpe: the corpus has no pair of characters seen twice" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/bpe.safetensors" --bpe 20
+expect_ok "train: subword pieces" "$TVIZ" train --corpus "$T/bpe.tsv" -o "$T/bpe.safetensors" --bpe 20 --steps 2 --save-every 0 --threads 1 --d-model 8 --heads 2 --d-ff 8 --layers 1
+expect_ok "model info: merges" "$TVIZ" model info "$T/bpe.safetensors"
+grep -q "^subword merges (BPE): [1-9][0-9]* source" "$T/out" || bad "model info does not show the merges: $(cat "$T/out")"
+expect_ok "walk: pieces as rows" "$TVIZ" walk --model "$T/bpe.safetensors" --src "yearly" --stage src.embed --no-pause
+grep -q "^source: [^ ]*@@ .*<eos>" "$T/out" || bad "walk: a word never seen is not split into pieces: $(grep '^source' "$T/out")"
+grep -q "<unk>" "$T/err" && bad "walk: a piece read as <unk>: $(cat "$T/err")"
+expect_ok "eval" "$TVIZ" eval --threads 1 tests/fixtures/everyday.tsv
+grep -q "on tests/fixtures/everyday.tsv: 30 sentence pairs" "$T/out" && grep -q "^21-30 " "$T/out" && grep -q "^all  *30 " "$T/out" || bad "eval: $(cat "$T/out")"
+expect_ok "eval --show" "$TVIZ" eval --show tests/fixtures/everyday.tsv
+want=$(awk '$1 == "all" { printf "%d", $2 - $2 * $3 / 100 + 0.5 }' "$T/out")
+[ "$(grep -c '^wrong: ' "$T/out")" -eq "$want" ] && [ "$(grep -c '^  got:  ' "$T/out")" -eq "$want" ] && [ "$(grep -c '^  want: ' "$T/out")" -eq "$want" ] \
+    || bad "eval --show: $(grep -c '^wrong: ' "$T/out") wrong sentences listed, the table says $want"
+expect_error "eval without a file" "needs a corpus file" "$TVIZ" eval
+expect_error "eval: a bad line" "$T/bad.tsv:1: has no tab" "$TVIZ" eval "$T/bad.tsv"
 expect_ok "train: resume" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/m3.safetensors" --resume "$T/m.snapshots/step-000002.safetensors" --steps 6 --threads 1
 grep -q "6 steps: 3 to 6 in" "$T/err" && ok || bad "train --resume: the steps of this run are not named: $(tail -1 "$T/err")"
 

@@ -12,7 +12,7 @@ pass=0 fail=0
 ok()  { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
-W=dec.1.cross_attn.head.2.weights
+W=dec.1.cross_attn.head.3.weights
 # view | stage | cell: each kind of view, and an arithmetic card for every kind of stage
 VIEWS="heatmap|$W|
 matrix|enc.0.norm1|

@@ -28,9 +28,11 @@ static const char *usage =
     "  tviz lesson check [DIR]    check the lesson files of every language\n"
     "  tviz corpus [--seed N] -o DIR   write the English→Persian training corpus\n"
     "  tviz corpus --check FILE   check a corpus file (source<TAB>target[<TAB>alignment])\n"
+    "  tviz corpus --check-lists [DIR]   check the corpus word lists (assets/corpus/*.tsv)\n"
     "  tviz train -o FILE [options]   train a small English→Persian translator (tviz train --help)\n"
     "  tviz translate [--model M] [SENTENCE ...]   greedy translation, one line each\n"
     "  tviz icon [--size N] -o FILE   draw tviz's icon (PNG, or SVG for FILE.svg)\n"
+    "  tviz eval [--model M] FILE.tsv   exact match and token accuracy by source length\n"
     "  tviz --help | --version\n"
     "\n"
     "Options of trace and walk:\n"
@@ -67,7 +69,7 @@ void cli_find_data(void) {
 }
 
 int cli_is_command(const char *a) {
-    static const char *cmds[] = {"trace", "walk", "model", "export", "lesson", "corpus", "train", "translate", "icon", "help", "--help", "-h", "--version", "version"};
+    static const char *cmds[] = {"trace", "walk", "model", "export", "lesson", "corpus", "train", "translate", "icon", "eval", "help", "--help", "-h", "--version", "version"};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) if (!strcmp(a, cmds[i])) return 1;
     return 0;
 }
@@ -85,7 +87,8 @@ int cli_main(int argc, char **argv) {
     if (!strcmp(cmd, "train")) return cmd_train(argc - 1, argv + 1);
     if (!strcmp(cmd, "translate")) return cmd_translate(argc - 1, argv + 1);
     if (!strcmp(cmd, "icon")) return cmd_icon(argc - 1, argv + 1);
-    return io_error(cmd, "unknown command; the commands are trace, walk, export, model, lesson, corpus, train, translate and icon (see tviz --help)");
+    if (!strcmp(cmd, "eval")) return cmd_eval(argc - 1, argv + 1);
+    return io_error(cmd, "unknown command; the commands are trace, walk, export, model, lesson, corpus, train, translate, eval and icon (see tviz --help)");
 }
 
 static const char *ui_text(const char *msgid) { return _(msgid); }

@@ -19,6 +19,7 @@ int cmd_corpus(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_translate(int argc, char **argv);
 int cmd_icon(int argc, char **argv);  // tviz's icon, drawn by itself (icon.c)
+int cmd_eval(int argc, char **argv);
 
 // An option's value as a number from lo to hi (cli_number) or a whole one
 // (cli_whole). Returns 0, or 1 after printing "tviz: OPT: "S" is not a …".
@@ -38,6 +39,10 @@ char *cli_trace_json(const tf_model *m, const tf_run *r);
 // A lesson as a handout: PDF (one file) or PNG pages (a folder), with each
 // section's stage drawn from run c. Returns the exit status.
 int cli_handout(const io_run *c, const char *lesson, const char *lang, io_format fmt, const char *out);
+
+// The corpus word lists in dir (NULL: the shipped assets/corpus), or NULL
+// after printing "tviz: FILE:LINE: what is wrong; what to do" (corpus_cmd.c).
+struct tf_lexicon *cli_lexicon(const char *dir);
 
 // Builds the shipped worked example (d_model 4, the Persian slides' embeddings).
 int cli_preset_worked_example(tf_model *m, tf_err *e);

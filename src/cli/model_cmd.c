@@ -70,6 +70,8 @@ static int model_info(int argc, char **argv) {
     print_vocab("src_vocab", &m.src_vocab);
     if (m.shared_vocab) printf("tgt_vocab    shared with src_vocab\n");
     else print_vocab("tgt_vocab", &m.tgt_vocab);
+    if (m.src_bpe.n || m.tgt_bpe.n)
+        printf("subword merges (BPE): %d source, %d target; pieces that a word continues after end in @@\n", m.src_bpe.n, m.tgt_bpe.n);
     int nt = tf_model_tensors(&m, NULL);
     tf_tensor_info *ts = nt > 0 ? calloc((size_t)nt, sizeof *ts) : NULL;
     if (!ts) { tf_model_free(&m); return io_error(NULL, "out of memory"); }

@@ -28,6 +28,9 @@ static const char *train_help =
     "  --corpus-seed N      the built-in corpus's sample (default 1)\n"
     "Model (new runs):\n"
     "  --d-model N (64)  --heads N (4)  --layers N (2 encoder + 2 decoder)  --d-ff N (256)\n"
+    "  --bpe N              subword pieces (§5.1): learn N byte-pair merges per language from the\n"
+    "                       corpus and store them in the model (src_merges, tgt_merges); a word\n"
+    "                       never seen splits into pieces, never <unk> (default 0: whole words)\n"
     "Training:\n"
     "  --steps N            Adam steps in all (default 2000)\n"
     "  --batch-tokens N     target tokens per batch (default 512)\n"
@@ -49,6 +52,7 @@ typedef struct {
     const char *corpus, *heldout, *out, *snapdir, *loss_png, *resume;
     long steps, save_every, eval_every, batch_tokens, corpus_seed;
     int d_model, heads, layers, d_ff;
+    long bpe;
     tf_train_cfg cfg;
 } train_opts;
 
@@ -275,7 +279,7 @@ static int parse_train(train_opts *o, int argc, char **argv) {
         NUM("--eval-every", 0, 10000000, eval_every) NUM("--batch-tokens", 16, 1000000, batch_tokens)
         NUM("--corpus-seed", 0, 1000000000, corpus_seed) NUM("--d-model", 2, 1024, d_model) NUM("--heads", 1, 64, heads)
         NUM("--layers", 1, 12, layers) NUM("--d-ff", 1, 8192, d_ff) NUM("--warmup", 1, 10000000, cfg.warmup)
-        NUM("--threads", 1, 256, cfg.threads) NUM("--seed", 0, 1000000000, cfg.seed)
+        NUM("--threads", 1, 256, cfg.threads) NUM("--seed", 0, 1000000000, cfg.seed) NUM("--bpe", 0, 100000, bpe)
 #undef NUM
 #define FLT(name, lo, hi, field) if ((k = io_opt(argc, argv, &i, name, NULL, &s))) { double d; if (k < 0 || cli_number(name, s, lo, hi, &d)) return 1; o->field = (float)d; continue; }
         FLT("--lr-scale", 1e-6, 1e6, cfg.lr_scale) FLT("--dropout", 0, 0.9, cfg.dropout)
@@ -308,17 +312,52 @@ static int snapshot(const char *dir, const tf_trainer *t, const train_opts *o, c
     return state_save(st, t, o, h);
 }
 
-static int new_model(tf_model *m, const train_opts *o, const tf_corpus *c) {
+// The longest pair of c in tokens (source + <eos>, <bos> + target) under merges sb, tb.
+static int longest_pair(const tf_corpus *c, const tf_bpe *sb, const tf_bpe *tb) {
+    int best = 0;
+    for (int i = 0; i < c->n; i++) {
+        char **t;
+        tf_err e;
+        int ns = tf_tokens(sb, c->p[i].src, &t, &e);
+        if (ns > 0) tf_words_free(t, ns);
+        int nt = tf_tokens(tb, c->p[i].tgt, &t, &e);
+        if (nt > 0) tf_words_free(t, nt);
+        if (ns + 1 > best) best = ns + 1;
+        if (nt + 1 > best) best = nt + 1;
+    }
+    return best;
+}
+
+static int new_model(tf_model *m, const train_opts *o, const tf_corpus *c, const tf_corpus *held) {
     tf_config cfg = {0};
     cfg.C = o->d_model; cfg.H = o->heads; cfg.F = o->d_ff; cfg.L_enc = cfg.L_dec = o->layers;
     cfg.eps = 1e-5f; cfg.embed_scale_is_sqrt = 1; cfg.src_append_eos = 1;
     cfg.max_len = 24; cfg.max_len_set = 1;
-    char *sv = tf_corpus_vocab(c, 0), *tv = tf_corpus_vocab(c, 1);
+    char *sv = NULL, *tv = NULL, *sm = NULL, *tm = NULL;
+    tf_bpe sb = {0}, tb = {0};
     tf_err e;
-    int rc = !sv || !tv ? io_error("train", "out of memory") : 0;
-    if (!rc && tf_model_init(m, &cfg, sv, tv, o->cfg.seed, &e)) rc = io_error("train", "%s", e.msg);
-    free(sv);
-    free(tv);
+    int rc = 0;
+    if (o->bpe > 0) { // subword pieces: merges learned from the training corpus, each side on its own
+        double t0 = (double)clock() / CLOCKS_PER_SEC;
+        if (!(sm = tf_bpe_learn(c, 0, (int)o->bpe, &e)) || !(tm = tf_bpe_learn(c, 1, (int)o->bpe, &e))) { rc = io_error("--bpe", "%s", e.msg); goto done; }
+        if (tf_bpe_parse(&sb, sm, "src_merges", &e) || tf_bpe_parse(&tb, tm, "tgt_merges", &e)) { rc = io_error("--bpe", "%s", e.msg); goto done; }
+        sv = tf_bpe_vocab(c, 0, &sb);
+        tv = tf_bpe_vocab(c, 1, &tb);
+        fprintf(stderr, "tviz: learned %d source and %d target merges in %.1f s\n", sb.n, tb.n, (double)clock() / CLOCKS_PER_SEC - t0);
+    } else {
+        sv = tf_corpus_vocab(c, 0);
+        tv = tf_corpus_vocab(c, 1);
+    }
+    if (!sv || !tv) { rc = io_error("train", "out of memory"); goto done; }
+    int need = longest_pair(c, &sb, &tb), need_h = held ? longest_pair(held, &sb, &tb) : 0;
+    if (need_h > need) need = need_h;
+    if (need + 8 > cfg.max_len) cfg.max_len = need + 8; // room for a sentence a little longer than any seen
+    if (tf_model_init(m, &cfg, sv, tv, o->cfg.seed, &e)) { rc = io_error("train", "%s", e.msg); goto done; }
+    if (sm && tf_model_set_merges(m, sm, tm, &e)) { tf_model_free(m); rc = io_error("train", "%s", e.msg); goto done; }
+done:
+    tf_bpe_free(&sb);
+    tf_bpe_free(&tb);
+    free(sv); free(tv); free(sm); free(tm);
     return rc;
 }
 
@@ -353,9 +392,15 @@ int cmd_train(int argc, char **argv) {
     // the corpus
     if (o.corpus) {
         if (load_corpus(&train, o.corpus) || (o.heldout && load_corpus(&held, o.heldout))) goto done;
-    } else if (tf_corpus_generate(&train, &held, (uint64_t)o.corpus_seed, &e)) { io_error("train", "%s", e.msg); goto done; }
+    } else {
+        tf_lexicon *lx = cli_lexicon(NULL);
+        if (!lx) goto done;
+        int gen = tf_corpus_generate(&train, &held, lx, (uint64_t)o.corpus_seed, &e);
+        tf_lexicon_free(lx);
+        if (gen) { io_error("train", "%s", e.msg); goto done; }
+    }
     if (!o.resume) {
-        if (new_model(&m, &o, &train) || tf_trainer_init(&t, &m, &o.cfg, &e)) {
+        if (new_model(&m, &o, &train, &held) || tf_trainer_init(&t, &m, &o.cfg, &e)) {
             if (m.owned && !t.m) io_error("train", "%s", e.msg);
             goto done;
         }
@@ -417,6 +462,15 @@ int cmd_train(int argc, char **argv) {
     if (dheld.n) report_alignment(&m, &held, &dheld);
     if (write_loss_png(loss_png, &h)) goto restore;
     if (tf_model_save(&m, o.out, &e)) { io_error(o.out, "%s", e.msg); goto restore; }
+    if (!o.corpus && held.n) { // the held-out set it was measured on, beside it (test_train reads it)
+        char *text;
+        size_t len;
+        beside(path, sizeof path, o.out, ".heldout.tsv");
+        if (tf_corpus_format(&held, &text, &len)) { io_error("train", "out of memory"); goto restore; }
+        int wrc = io_write_file(path, text, len);
+        free(text);
+        if (wrc) goto restore;
+    }
     if (step0)
         fprintf(stderr, "tviz: wrote %s (%zu parameters, %d steps: %d to %d in %.0f s after the snapshot) and the loss curve %s\n", o.out,
                 m.n_params, t.step, step0 + 1, t.step, now() - t0, loss_png);
@@ -453,8 +507,10 @@ static int translate_one(const tf_model *m, const char *src, const char *where) 
     tf_run r;
     tf_err e;
     if (tf_run_greedy(&r, m, src, 0, &e)) return io_error(where, "%s", e.msg);
-    for (int i = 1; i < r.T; i++) printf("%s%s", i > 1 ? " " : "", r.tgt_words[i]);
-    printf("\n");
+    char *text = tf_join_tokens(r.tgt_words + 1, r.T - 1); // pieces joined back into words
+    if (!text) { tf_run_free(&r); return io_error(where, "out of memory"); }
+    printf("%s\n", text);
+    free(text);
     if (r.n_src_unk) fprintf(stderr, "tviz: %s: %d word%s not in the model's vocabulary, read as <unk>\n", where,
                              r.n_src_unk, r.n_src_unk == 1 ? " is" : "s are");
     tf_run_free(&r);

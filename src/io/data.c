@@ -20,6 +20,7 @@ static const struct {
     [IO_MODELS] = {"TVIZ_ASSETS", "models", "models", NULL, "../share/tviz/models", "assets/models"},
     [IO_LESSONS] = {"TVIZ_LESSONS", "", "lessons", NULL, "../share/tviz/lessons", "lessons"},
     [IO_LOCALE] = {"TVIZ_LOCALE", "", "locale", "locale", "../share/locale", "build/locale"},
+    [IO_CORPUS] = {"TVIZ_ASSETS", "corpus", "corpus", NULL, "../share/tviz/corpus", "assets/corpus"},
 };
 
 static int is_dir(const char *p) {

@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 
-typedef enum { IO_MODELS, IO_LESSONS, IO_LOCALE, IO_N_DATA } io_data;
+typedef enum { IO_MODELS, IO_LESSONS, IO_LOCALE, IO_CORPUS, IO_N_DATA } io_data; // IO_CORPUS: the corpus word lists
 
 // The folder of one kind of data (an absolute path, valid until the next
 // call for the same kind), or NULL when none is found.

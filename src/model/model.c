@@ -163,13 +163,14 @@ void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T) {
 }
 
 // ---------------------------------------------------------------- a whole run
-static int tokenize(const tf_vocab *v, const char *sentence, const char *what, int add_bos, int add_eos,
+// Words, or their pieces when bpe has merges (tf_tokens).
+static int tokenize(const tf_vocab *v, const tf_bpe *bpe, const char *sentence, const char *what, int add_bos, int add_eos,
                     int max_len, int **ids_out, char ***words_out, int *n_out, int *n_unk, tf_err *e) {
     size_t bad;
     if (tf_utf8_check(sentence, strlen(sentence), &bad))
         return tf_fail(e, "the %s sentence is not valid UTF-8 (byte %zu); retype it or save it as UTF-8", what, bad + 1);
     char **words = NULL;
-    int n = tf_split_words(sentence, &words, e);
+    int n = tf_tokens(bpe, sentence, &words, e);
     if (n < 0) { // "the sentence …" -> "the target sentence …": say which one
         char why[sizeof e->msg];
         snprintf(why, sizeof why, "%s", e->msg);
@@ -223,10 +224,10 @@ static int argmax(const float *x, int n) {
 static int run(tf_run *r, const tf_model *m, const char *src, const char *tgt, int limit, tf_err *e) {
     const tf_config *c = &m->cfg;
     memset(r, 0, sizeof *r);
-    if (tokenize(&m->src_vocab, src, "source", 0, c->src_append_eos, c->max_len,
+    if (tokenize(&m->src_vocab, &m->src_bpe, src, "source", 0, c->src_append_eos, c->max_len,
                  &r->src_ids, &r->src_words, &r->S, &r->n_src_unk, e)) goto fail;
     if (tgt) {
-        if (tokenize(&m->tgt_vocab, tgt, "target", 1, 0, c->max_len,
+        if (tokenize(&m->tgt_vocab, &m->tgt_bpe, tgt, "target", 1, 0, c->max_len,
                      &r->tgt_ids, &r->tgt_words, &r->T, &r->n_tgt_unk, e)) goto fail;
     } else {
         r->greedy = 1;

@@ -69,6 +69,38 @@ int tf_utf8_check(const char *s, size_t n, size_t *bad_at);
 int tf_split_words(const char *sentence, char ***words, tf_err *e);
 void tf_words_free(char **words, int n);
 
+// ---------------------------------------------------------------- subword pieces (paper §5.1)
+// Byte-pair encoding as subword-nmt does it (Sennrich et al., 2016): a word is
+// split into its characters, the last one marked "</w>" (end of word), and
+// the learned merges are applied, the earliest learned first, until none
+// applies. Every piece but a word's last is shown with a trailing "@@", so a
+// learner sees where a word continues: "transformers" -> "transform@@ ers".
+// The merges are stored in a model's __metadata__ as src_merges and
+// tgt_merges: one merge a line, the two pieces separated by one space
+// ("t r", "tr an", "er s</w>"); a first line "#version: …" is skipped.
+typedef struct {
+    int n;              // merges (0: none, a word-level model)
+    char *text;         // the merges, one a line (for saving)
+    char *buf;          // a copy of text, cut into lines
+    char **line;        // (n) each merge "a b", pointing into buf
+    int *slot; size_t n_slot; // hash table: slot -> rank, -1 empty
+} tf_bpe;
+
+// Parses merges text ("a b" lines); what names it in errors ("src_merges").
+int tf_bpe_parse(tf_bpe *b, const char *text, const char *what, tf_err *e);
+void tf_bpe_free(tf_bpe *b);
+// Rank of the merge "a b" (0 = learned first), or -1.
+int tf_bpe_rank(const tf_bpe *b, const char *a, const char *bb);
+// The pieces of one word, "@@" marked (malloc'd; free with tf_words_free).
+// Returns their number (≥ 1), or -1.
+int tf_bpe_word(const tf_bpe *b, const char *word, char ***pieces, tf_err *e);
+// A sentence as tokens: its words (tf_split_words), each split into pieces
+// when b has merges (b NULL or empty: words). Returns the count or -1.
+int tf_tokens(const tf_bpe *b, const char *sentence, char ***tokens, tf_err *e);
+// Tokens back into text: pieces ending in "@@" join the next one, the rest
+// are separated by spaces. malloc'd; NULL when out of memory.
+char *tf_join_tokens(char *const *tokens, int n);
+
 // ---------------------------------------------------------------- config + weights
 typedef struct {
     int C, H, D, F;            // d_model, heads, d_k = C/H, d_ff
@@ -105,6 +137,7 @@ typedef struct {
     tf_vocab src_vocab;      // source vocabulary
     tf_vocab tgt_vocab;      // target vocabulary (a copy of the source one if the file has none)
     int shared_vocab;        // 1 when the file has no tgt_vocab
+    tf_bpe src_bpe, tgt_bpe; // subword merges (n 0: words), from src_merges / tgt_merges
     float *src_embed;        // (V_src, C)
     float *tgt_embed;        // (V_tgt, C)  = src_embed when absent
     float *gen_w;            // (V_tgt, C)  = tgt_embed when absent (tied, §3.4)
@@ -144,6 +177,9 @@ int tf_model_init(tf_model *m, const tf_config *cfg, const char *src_vocab, cons
 // A copy of src whose weights are all in dst->owned, in file order (n_params
 // floats): what training updates in place.
 int tf_model_clone(tf_model *dst, const tf_model *src, tf_err *e);
+// Gives m subword merges (NULL: none) for its source and target side; they
+// are saved with it and split every sentence it reads.
+int tf_model_set_merges(tf_model *m, const char *src_merges, const char *tgt_merges, tf_err *e);
 // Fills cfg with the paper's base sizes (Table 3): C 512, H 8, F 2048, 6+6 layers.
 void tf_config_base(tf_config *cfg);
 

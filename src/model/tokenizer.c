@@ -1,8 +1,10 @@
-// tokenizer.c — UTF-8, words and vocabularies.
+// tokenizer.c — UTF-8, words, subword pieces (BPE) and vocabularies.
 // A sentence splits on white space; punctuation is a word of its own. A word
-// is looked up as written, then lower-cased; otherwise it is <unk>.
+// (or, in a model with merges, each of its pieces) is looked up as written,
+// then lower-cased; otherwise it is <unk>.
 #include "tf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,4 +196,201 @@ int tf_vocab_find(const tf_vocab *v, const char *tok) {
     id = changed ? lookup(v, low) : -1;
     free(low);
     return id;
+}
+
+// ---------------------------------------------------------------- subword pieces (BPE)
+#define BPE_MAX_MERGES 1000000
+#define BPE_EOW "</w>"
+#define BPE_MAX_LETTERS 4096 // merging is quadratic in a word's length
+
+static uint64_t bpe_hash(const char *a, const char *sep, const char *b) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const char *p = a; *p; p++) h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+    for (const char *p = sep; *p; p++) h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+    for (const char *p = b; *p; p++) h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+    return h;
+}
+
+// Does line ("x y") equal a + " " + b?
+static int bpe_is(const char *line, const char *a, const char *b) {
+    size_t la = strlen(a);
+    return !strncmp(line, a, la) && line[la] == ' ' && !strcmp(line + la + 1, b);
+}
+
+int tf_bpe_rank(const tf_bpe *b, const char *a, const char *bb) {
+    if (!b || !b->n) return -1;
+    size_t i = (size_t)bpe_hash(a, " ", bb) & (b->n_slot - 1);
+    for (; b->slot[i] >= 0; i = (i + 1) & (b->n_slot - 1))
+        if (bpe_is(b->line[b->slot[i]], a, bb)) return b->slot[i];
+    return -1;
+}
+
+void tf_bpe_free(tf_bpe *b) {
+    free(b->buf);
+    free(b->line);
+    free(b->text);
+    free(b->slot);
+    memset(b, 0, sizeof *b);
+}
+
+static int bpe_fail(tf_bpe *b, tf_err *e, const char *what, int ln, const char *line, const char *why) {
+    char shown[48];
+    snprintf(shown, sizeof shown, "%s", line);
+    tf_one_line(shown, sizeof shown);
+    tf_bpe_free(b);
+    return tf_fail(e, "%s line %d (\"%s\") %s", what, ln, shown, why);
+}
+
+int tf_bpe_parse(tf_bpe *b, const char *text, const char *what, tf_err *e) {
+    memset(b, 0, sizeof *b);
+    size_t len = strlen(text), bad;
+    if (tf_utf8_check(text, len, &bad)) return tf_fail(e, "%s is not valid UTF-8 (byte %zu); write the merges as UTF-8", what, bad + 1);
+    int cap = 1;
+    for (size_t i = 0; i < len; i++) cap += text[i] == '\n';
+    if (cap > BPE_MAX_MERGES + 1) return tf_fail(e, "%s has %d lines, more than the %d merges tviz takes; learn fewer", what, cap, BPE_MAX_MERGES);
+    b->buf = malloc(len + 1);
+    b->text = malloc(len + 1);
+    b->line = malloc(sizeof(char *) * (size_t)cap);
+    if (!b->buf || !b->text || !b->line) { tf_bpe_free(b); return tf_fail(e, "out of memory for %s", what); }
+    memcpy(b->buf, text, len + 1);
+    memcpy(b->text, text, len + 1);
+    int ln = 0;
+    for (char *p = b->buf; p;) {
+        char *nl = strchr(p, '\n');
+        if (nl) *nl = 0;
+        ln++;
+        size_t l = strlen(p);
+        if (l && p[l - 1] == '\r') p[--l] = 0;
+        char *next = nl ? nl + 1 : NULL;
+        if (ln == 1 && !strncmp(p, "#version", 8)) { p = next; continue; }
+        if (!l && (!next || !*next)) break; // a final newline
+        char *sp = strchr(p, ' ');
+        int ctl = 0;
+        for (const char *q = p; *q; q++) ctl |= (unsigned char)*q < 0x20 || *q == 0x7f;
+        if (!sp || sp == p || !sp[1] || strchr(sp + 1, ' ') || ctl)
+            return bpe_fail(b, e, what, ln, p, "is not two pieces separated by one space; write one merge a line as \"a b\"");
+        b->line[b->n++] = p;
+        p = next;
+    }
+    if (b->n == 0) { tf_bpe_free(b); return tf_fail(e, "%s has no merges; give one a line, or leave the key out for a word-level model", what); }
+    // the hash table, and no merge twice
+    b->n_slot = 16;
+    while (b->n_slot < (size_t)b->n * 2) b->n_slot *= 2;
+    b->slot = malloc(sizeof(int) * b->n_slot);
+    if (!b->slot) { tf_bpe_free(b); return tf_fail(e, "out of memory for %s", what); }
+    for (size_t i = 0; i < b->n_slot; i++) b->slot[i] = -1;
+    for (int r = 0; r < b->n; r++) {
+        char *sp = strchr(b->line[r], ' ');
+        *sp = 0;
+        size_t i = (size_t)bpe_hash(b->line[r], " ", sp + 1) & (b->n_slot - 1);
+        *sp = ' ';
+        for (; b->slot[i] >= 0; i = (i + 1) & (b->n_slot - 1))
+            if (!strcmp(b->line[b->slot[i]], b->line[r])) {
+                char why[96];
+                snprintf(why, sizeof why, "repeats merge %d; keep one of them", b->slot[i] + 1);
+                return bpe_fail(b, e, what, r + 1, b->line[r], why); // (line = merge number here)
+            }
+        b->slot[i] = r;
+    }
+    return 0;
+}
+
+// One code point's length at s (UTF-8 already checked).
+static int cp_len(const char *s) {
+    unsigned char c = (unsigned char)*s;
+    return c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 4;
+}
+
+int tf_bpe_word(const tf_bpe *b, const char *word, char ***pieces, tf_err *e) {
+    size_t wl = strlen(word);
+    int n = 0;
+    for (size_t i = 0; i < wl; i += (size_t)cp_len(word + i)) n++;
+    if (!n) return tf_fail(e, "an empty word has no pieces");
+    if (n > BPE_MAX_LETTERS) return tf_fail(e, "a word of %d letters is longer than tviz splits into pieces (%d); shorten it", n, BPE_MAX_LETTERS);
+    char **sym = malloc(sizeof(char *) * (size_t)n);
+    if (!sym) return tf_fail(e, "out of memory while splitting a word");
+    int k = 0;
+    for (size_t i = 0; i < wl; k++) { // characters, the last marked </w>
+        int l = cp_len(word + i);
+        sym[k] = malloc((size_t)l + sizeof BPE_EOW);
+        if (!sym[k]) { tf_words_free(sym, k); return tf_fail(e, "out of memory while splitting a word"); }
+        memcpy(sym[k], word + i, (size_t)l);
+        sym[k][l] = 0;
+        if (k == n - 1) strcat(sym[k], BPE_EOW);
+        i += (size_t)l;
+    }
+    // merge the best-ranked pair, everywhere in the word, until none is a merge
+    for (;;) {
+        int best = -1;
+        for (int i = 0; i + 1 < n; i++) {
+            int r = tf_bpe_rank(b, sym[i], sym[i + 1]);
+            if (r >= 0 && (best < 0 || r < best)) best = r;
+        }
+        if (best < 0) break;
+        int o = 0;
+        for (int i = 0; i < n; i++) {
+            if (i + 1 < n && tf_bpe_rank(b, sym[i], sym[i + 1]) == best) {
+                size_t la = strlen(sym[i]), lb = strlen(sym[i + 1]);
+                char *m = realloc(sym[i], la + lb + 1);
+                if (!m) { for (int j = o; j < n; j++) if (j >= i) free(sym[j]); tf_words_free(sym, o); return tf_fail(e, "out of memory while splitting a word"); }
+                memcpy(m + la, sym[i + 1], lb + 1);
+                free(sym[i + 1]);
+                sym[o++] = m;
+                i++;
+            } else sym[o++] = sym[i];
+        }
+        n = o;
+    }
+    // "</w>" off the last piece, "@@" on the others
+    for (int i = 0; i < n; i++) {
+        size_t l = strlen(sym[i]);
+        if (i == n - 1) { sym[i][l - strlen(BPE_EOW)] = 0; continue; }
+        char *m = realloc(sym[i], l + 3);
+        if (!m) { tf_words_free(sym, n); return tf_fail(e, "out of memory while splitting a word"); }
+        memcpy(m + l, "@@", 3);
+        sym[i] = m;
+    }
+    *pieces = sym;
+    return n;
+}
+
+int tf_tokens(const tf_bpe *b, const char *sentence, char ***tokens, tf_err *e) {
+    char **w;
+    int n = tf_split_words(sentence, &w, e);
+    if (n < 0 || !b || !b->n) { if (n >= 0) *tokens = w; return n; }
+    char **out = NULL;
+    int k = 0, cap = 0;
+    for (int i = 0; i < n; i++) {
+        char **p;
+        int np = tf_bpe_word(b, w[i], &p, e);
+        if (np < 0) { tf_words_free(w, n); tf_words_free(out, k); return -1; }
+        if (k + np > cap) {
+            cap = (k + np) * 2;
+            char **g = realloc(out, sizeof(char *) * (size_t)cap);
+            if (!g) { tf_words_free(p, np); tf_words_free(w, n); tf_words_free(out, k); return tf_fail(e, "out of memory while reading the sentence"); }
+            out = g;
+        }
+        memcpy(out + k, p, sizeof(char *) * (size_t)np);
+        k += np;
+        free(p);
+    }
+    tf_words_free(w, n);
+    *tokens = out;
+    return k;
+}
+
+char *tf_join_tokens(char *const *tokens, int n) {
+    size_t len = 1;
+    for (int i = 0; i < n; i++) len += strlen(tokens[i]) + 1;
+    char *s = malloc(len), *o = s;
+    if (!s) return NULL;
+    for (int i = 0; i < n; i++) {
+        size_t l = strlen(tokens[i]);
+        int cont = l > 2 && !strcmp(tokens[i] + l - 2, "@@");
+        memcpy(o, tokens[i], cont ? l - 2 : l);
+        o += cont ? l - 2 : l;
+        if (!cont && i + 1 < n) *o++ = ' ';
+    }
+    *o = 0;
+    return s;
 }

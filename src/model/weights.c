@@ -296,6 +296,10 @@ int tf_model_load_mem(tf_model *m, const void *file, size_t size, tf_err *e) {
     m->cfg.V_src = m->src_vocab.n;
     m->cfg.V_tgt = m->tgt_vocab.n;
     if (check_vocabs(m, e)) goto fail;
+    const char *sm, *tm; // subword merges (paper §5.1): optional
+    if (meta_str(meta, "src_merges", &sm, e) || meta_str(meta, "tgt_merges", &tm, e)) goto fail;
+    if (sm && tf_bpe_parse(&m->src_bpe, sm, "__metadata__ \"src_merges\"", e)) goto fail;
+    if (tm && tf_bpe_parse(&m->tgt_bpe, tm, "__metadata__ \"tgt_merges\"", e)) goto fail;
     if (alloc_layers(m, e)) goto fail;
 
     // Which optional tensors are there decides the config's has_* flags.
@@ -395,7 +399,17 @@ void tf_model_free(tf_model *m) {
     free(m->dec);
     tf_vocab_free(&m->src_vocab);
     tf_vocab_free(&m->tgt_vocab);
+    tf_bpe_free(&m->src_bpe);
+    tf_bpe_free(&m->tgt_bpe);
     memset(m, 0, sizeof *m);
+}
+
+int tf_model_set_merges(tf_model *m, const char *src_merges, const char *tgt_merges, tf_err *e) {
+    tf_bpe_free(&m->src_bpe);
+    tf_bpe_free(&m->tgt_bpe);
+    if (src_merges && tf_bpe_parse(&m->src_bpe, src_merges, "src_merges", e)) return -1;
+    if (tgt_merges && tf_bpe_parse(&m->tgt_bpe, tgt_merges, "tgt_merges", e)) { tf_bpe_free(&m->src_bpe); return -1; }
+    return 0;
 }
 
 int tf_model_tensors(const tf_model *m, tf_tensor_info *out) {
@@ -461,6 +475,8 @@ static cJSON *metadata_json(const tf_model *m) {
         if (tv) cJSON_AddStringToObject(meta, "tgt_vocab", tv);
         free(tv);
     }
+    if (m->src_bpe.n) cJSON_AddStringToObject(meta, "src_merges", m->src_bpe.text);
+    if (m->tgt_bpe.n) cJSON_AddStringToObject(meta, "tgt_merges", m->tgt_bpe.text);
     return meta;
 }
 
@@ -572,6 +588,10 @@ int tf_model_clone(tf_model *dst, const tf_model *src, tf_err *e) {
     c.max_len_set = 1; // keep the source's limit, set or not
     if (tf_model_init(dst, &c, sv, tv, 1, e)) goto done;
     dst->cfg.max_len_set = src->cfg.max_len_set;
+    if (tf_model_set_merges(dst, src->src_bpe.n ? src->src_bpe.text : NULL, src->tgt_bpe.n ? src->tgt_bpe.text : NULL, e)) {
+        tf_model_free(dst);
+        goto done;
+    }
     int n = tf_model_tensors(src, NULL);
     tf_tensor_info *a = malloc(sizeof *a * (size_t)n * 2);
     if (!a || tf_model_tensors(dst, a + n) != n) { free(a); tf_model_free(dst); tf_fail(e, "out of memory"); goto done; }

@@ -65,10 +65,12 @@ static int scalar(const render_lesson_ctx *c, const char *name, char *out, size_
     int src = !strcmp(name, "sentence");
     if (src || !strcmp(name, "translation")) { // the source's tokens, or the decoder input's after <bos>, up to <eos>
         const char *const *tok = src ? c->t->src_labels : c->t->tgt_labels;
-        size_t k = 0;
-        out[0] = 0;
-        for (int i = !src; i < (src ? c->t->S : c->t->T) && strcmp(tok[i], "<eos>") && k < n; i++)
-            k += (size_t)snprintf(out + k, n - k, "%s%s", i > !src ? " " : "", tok[i]);
+        int first = !src, end = first;
+        while (end < (src ? c->t->S : c->t->T) && strcmp(tok[end], "<eos>")) end++;
+        char *text = tf_join_tokens((char *const *)tok + first, end - first); // subword pieces back into words
+        if (!text) return why(out, n, "%s: out of memory", name);
+        size_t k = (size_t)snprintf(out, n, "%s", text);
+        free(text);
         if (k >= n) return why(out, n, "%s: too long", name);
         return 0;
     }

@@ -1,11 +1,15 @@
 // corpus.c — the synthetic English→Persian corpus: the grammar that turns
-// the lexicon (lexicon.c) into sentence pairs with word alignments, the
-// train/heldout split, the TSV reader and writer, and vocabularies.
+// the word lists (lexicon.c, assets/corpus/*.tsv) into sentence pairs with
+// word alignments, the train/heldout split, the TSV reader and writer, and
+// vocabularies.
 //
-// One sentence, English and Persian, slot by slot:
-//   English  Subject [will] [Adverb] Verb [Object]            [Time]
-//   Persian  Subject [Time] [Adverb] [از] [Object] [را] [Preverb] Verb
-// e.g. "The students often use the computers" -> "دانشجوها اغلب از کامپیوترها استفاده می‌کنند".
+// One clause, English and Persian, slot by slot:
+//   English  [Wh] [Aux] Subject [aux] [not] [Adverb] Verb [Objects] [Manner] [Place] [Time] [?]
+//   Persian  [آیا] Subject [Time] [کی|چرا] [دار-] [Adverb] [Manner] [Modal] [Place|کجا]
+//            [Object را] [به Person] [از|به|با Object] [Preverb] Verb [؟]
+// e.g. "The students often use the computers" -> "دانشجوها اغلب از کامپیوترها استفاده می‌کنند";
+// "be" clauses put the adjective, noun or place before است; clauses join with
+// و, اما, چون.
 #include "corpus.h"
 #include "lexicon.h"
 
@@ -99,222 +103,821 @@ int tf_corpus_add(tf_corpus *c, const char *src, const char *tgt, const int *ali
     return 0;
 }
 
-// ---------------------------------------------------------------- the grammar
-typedef struct {
-    const char *en[16]; int ne;          // English words
-    char fa[16][64]; int al[16]; int nf; // Persian words and their alignment
-} sentence;
+// ---------------------------------------------------------------- Persian words
+// Endings join a stem; prefixes before a stem that starts with alef change
+// it: ب + آ = بیا, ن + آ = نیا, ب + ا = بی (بیفت), ن + ای = نای (نایست).
+static int starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
+static int ends(const char *s, const char *p) { size_t n = strlen(s), k = strlen(p); return n >= k && !strcmp(s + n - k, p); }
 
-static int en_push(sentence *s, const char *w) { s->en[s->ne] = w; return s->ne++; }
-
-static void fa_push(sentence *s, int al, const char *a, const char *b, const char *c) {
-    snprintf(s->fa[s->nf], sizeof s->fa[0], "%s%s%s", a, b ? b : "", c ? c : "");
-    s->al[s->nf++] = al;
+#define ALEF_MADDA "آ"
+#define ALEF "ا"
+static void prefix(char *out, size_t n, const char *pre, const char *stem) { // pre: "ب" or "ن"
+    if (starts(stem, ALEF_MADDA)) snprintf(out, n, "%sیا%s", pre, stem + strlen(ALEF_MADDA));
+    else if (starts(stem, "ای")) snprintf(out, n, "%s%s%s", pre, !strcmp(pre, "ن") ? "ا" : "", stem);
+    else if (starts(stem, ALEF)) snprintf(out, n, "%sی%s", pre, stem + strlen(ALEF));
+    else snprintf(out, n, "%s%s", pre, stem);
 }
 
-enum { OBJ_THE, OBJ_THE_PL, OBJ_A, OBJ_GENERIC, OBJ_GERUND };
-typedef struct { int type, noun, gerund; } object;
+// The ezafe that links a noun to its adjective or possessor: written ‌ی
+// after a silent ه (خانه‌ی کوچک), ی after ا or و (هوای خوب, کتاب‌های من),
+// unwritten after anything else (کتاب خوب).
+static void ezafe(char *w, size_t n) {
+    if (ends(w, "ه") && !ends(w, "اه") && !ends(w, "وه")) strncat(w, ZW "ی", n - strlen(w) - 1);
+    else if (ends(w, "ا") || ends(w, "و")) strncat(w, "ی", n - strlen(w) - 1);
+}
 
-// Every object verb v takes; returns how many (out has room for 256).
-static int objects_of(const lx_verb *v, object *out) {
-    int n = 0;
-    for (int k = 0; k < lx_n_nouns; k++) {
-        if (!(v->nouns >> k & 1)) continue;
-        const lx_noun *N = &lx_nouns[k];
-        out[n++] = (object){OBJ_THE, k, -1};
-        if (!N->mass) out[n++] = (object){OBJ_THE_PL, k, -1};
-        if (!N->mass && v->kind == LX_SIMPLE) out[n++] = (object){OBJ_A, k, -1};
-        if (v->generic) out[n++] = (object){OBJ_GENERIC, k, -1};
+// The indefinite ی of a noun a relative clause follows: مردی که, خانه‌ای که, دانشجویی که.
+static void indefinite(char *w, size_t n) {
+    if ((ends(w, "ه") && !ends(w, "اه") && !ends(w, "وه")) || ends(w, "ی")) strncat(w, ZW "ای", n - strlen(w) - 1);
+    else if (ends(w, "ا") || ends(w, "و")) strncat(w, "یی", n - strlen(w) - 1);
+    else strncat(w, "ی", n - strlen(w) - 1);
+}
+
+// ---------------------------------------------------------------- building a sentence
+static int en_push(lx_sentence *s, const char *w) {
+    if (s->ne >= LX_MAX_WORDS) { s->overflow = 1; return LX_MAX_WORDS - 1; }
+    snprintf(s->en[s->ne], sizeof s->en[0], "%s", w);
+    return s->ne++;
+}
+
+// Pushes every space-separated word of w; returns the index of word head
+// (-1: the last).
+static int en_words(lx_sentence *s, const char *w, int head) {
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", w);
+    int first = -1, last = -1, k = 0;
+    char *save;
+    for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save), k++) {
+        last = en_push(s, t);
+        if (first < 0) first = last;
+        if (k == head) first = last, head = -2;
     }
-    if (v->gerunds)
-        for (int g = 0; g < lx_n_gerunds; g++)
-            for (int k = 0; k < lx_n_nouns; k++)
-                if (lx_gerunds[g].nouns >> k & 1) out[n++] = (object){OBJ_GERUND, k, g};
-    return n;
+    return head == -2 ? first : last;
 }
 
-// One sentence pair: subject su, verb v with object o in tense, adverb ad
-// (-1 none) and time adverb ti (-1 none).
-static void build(sentence *s, int tense, const lx_subject *su, const lx_verb *v, const object *o, int ad, int ti) {
-    memset(s, 0, sizeof *s);
-    const lx_noun *N = &lx_nouns[o->noun];
-    int plural = o->type == OBJ_THE_PL || ((o->type == OBJ_GENERIC || o->type == OBJ_GERUND) && !N->mass);
-    // English: Subject [will] [Adverb] Verb [Object] [Time]
-    int i_subj = s->ne;
-    for (int k = 0; k < su->n_en; k++) en_push(s, su->en[k]);
-    int i_will = tense == LX_FUTURE ? en_push(s, "will") : -1;
-    int i_adv = ad >= 0 ? en_push(s, lx_adverbs[ad].en) : -1;
-    const char *verb = tense == LX_PAST ? v->en_past : tense == LX_FUTURE ? v->en : su->en3s ? v->en_3s : v->en;
-    int i_verb = en_push(s, verb);
-    int i_det = -1, i_ger = -1;
-    if (o->type == OBJ_THE || o->type == OBJ_THE_PL) i_det = en_push(s, "the");
-    else if (o->type == OBJ_A) i_det = en_push(s, "a");
-    else if (o->type == OBJ_GERUND) i_ger = en_push(s, lx_gerunds[o->gerund].en);
-    int i_noun = en_push(s, plural ? N->en_pl : N->en);
-    int i_time = s->ne;
-    if (ti >= 0) for (int k = 0; k < lx_times[ti].n_en; k++) en_push(s, lx_times[ti].en[k]);
-
-    // Persian: Subject [Time] [Adverb] [از] [Object] [را] [Preverb] Verb
-    for (int k = 0; k < su->n_fa; k++) fa_push(s, i_subj + su->fa_al[k], su->fa[k], NULL, NULL);
-    if (ti >= 0) for (int k = 0; k < lx_times[ti].n_fa; k++) fa_push(s, i_time + lx_times[ti].fa_al[k], lx_times[ti].fa[k], NULL, NULL);
-    if (ad >= 0) fa_push(s, i_adv, lx_adverbs[ad].fa, NULL, NULL);
-    if (v->kind == LX_AZ) fa_push(s, i_verb, "از", NULL, NULL);
-    if (o->type == OBJ_A) fa_push(s, i_det, "یک", NULL, NULL);
-    if (o->type == OBJ_GERUND) fa_push(s, i_ger, lx_gerunds[o->gerund].fa, NULL, NULL);
-    // a generic object of a simple verb is a bare singular: "I read books" -> "من کتاب می‌خوانم"
-    int fa_plural = plural && !(o->type == OBJ_GENERIC && v->kind == LX_SIMPLE);
-    fa_push(s, i_noun, fa_plural ? N->fa_pl : N->fa, NULL, NULL);
-    if ((v->kind == LX_SIMPLE && (o->type == OBJ_THE || o->type == OBJ_THE_PL)) || v->kind == LX_LIKE)
-        fa_push(s, -1, "را", NULL, NULL);
-    if (v->pre) fa_push(s, i_verb, v->pre, NULL, NULL);
-    int p = su->person;
-    if (tense == LX_PRESENT) fa_push(s, i_verb, v->kind == LX_LIKE ? "" : "می" ZW, v->pres, lx_end_present[p]);
-    else if (tense == LX_PAST) fa_push(s, i_verb, v->past, lx_end_past[p], NULL);
-    else { fa_push(s, i_will, lx_future_aux[p], NULL, NULL); fa_push(s, i_verb, v->past, NULL, NULL); }
-}
-
-static char *join(const char *const *w, int n, char *buf, size_t cap) {
+static char *fa_push(lx_sentence *s, int al, const char *a, const char *b, const char *c) {
+    if (s->nf >= LX_MAX_WORDS) { s->overflow = 1; return s->fa[LX_MAX_WORDS - 1]; }
+    char *w = s->fa[s->nf];
+    const char *part[3] = {a, b, c};
     size_t at = 0;
-    for (int i = 0; i < n; i++) at += (size_t)snprintf(buf + at, cap - at, "%s%s", i ? " " : "", w[i]);
-    return buf;
+    for (int i = 0; i < 3; i++) {
+        size_t n = part[i] ? strlen(part[i]) : 0;
+        if (at + n >= sizeof s->fa[0]) { s->overflow = 1; n = 0; }
+        memcpy(w + at, part[i] ? part[i] : "", n);
+        at += n;
+    }
+    w[at] = 0;
+    s->al[s->nf] = al;
+    return s->fa[s->nf++];
 }
 
-// Every sentence the grammar makes, each source sentence once (the first
-// made wins: "I read the book" is the present, "I read the book yesterday" the past).
-static int generate_all(tf_corpus *all) {
-    object objs[256];
-    strset seen = {0};
-    sentence s;
-    char src[512], tgt[1024];
-    for (int tense = 0; tense < LX_TENSES; tense++)
-        for (int su = 0; su < lx_n_subjects; su++)
-            for (int vi = 0; vi < lx_n_verbs; vi++) {
-                int no = objects_of(&lx_verbs[vi], objs);
-                for (int oi = 0; oi < no; oi++)
-                    for (int ad = -1; ad < lx_n_adverbs; ad++) {
-                        if (ad >= 0 && !(lx_adverbs[ad].tenses >> tense & 1)) continue;
-                        for (int ti = -1; ti < lx_n_times; ti++) {
-                            if (ti >= 0 && (!(lx_times[ti].tenses >> tense & 1) || (ad >= 0 && lx_adverbs[ad].freq))) continue;
-                            build(&s, tense, &lx_subjects[su], &lx_verbs[vi], &objs[oi], ad, ti);
-                            join(s.en, s.ne, src, sizeof src);
-                            const char *fw[16];
-                            for (int k = 0; k < s.nf; k++) fw[k] = s.fa[k];
-                            join(fw, s.nf, tgt, sizeof tgt);
-                            int added = strset_add(&seen, src);
-                            if (added < 0 || (added && push_pair(all, src, tgt, s.al, s.nf))) { strset_free(&seen); return -1; }
-                        }
-                    }
+// Every word of w, each aligned to al.
+static void fa_words(lx_sentence *s, int al, const char *w) {
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", w);
+    char *save;
+    for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) fa_push(s, al, t, NULL, NULL);
+}
+
+static char *fa_last(lx_sentence *s) { return s->fa[s->nf ? s->nf - 1 : 0]; }
+
+// Where the English words of a noun phrase went.
+typedef struct { int det, adj, noun, poss, prep, who, rverb; } np_at;
+
+static const lx_pronoun *person_of(const tf_lexicon *lx, const lx_np *np) {
+    if (np->type == NP_PRONOUN) return &lx->prons[np->id];
+    return &lx->prons[np->plural ? lx->pron3p : lx->pron3s];
+}
+
+static int np_definite(const tf_lexicon *lx, const lx_np *np) {
+    if (np->type == NP_PRONOUN || np->type == NP_NAME) return 1;
+    if (np->type != NP_NOUN) return 0;
+    if (np->poss >= 0) return 1;
+    return np->det >= 0 && lx->dets[np->det].def;
+}
+
+static void np_en(lx_sentence *s, const tf_lexicon *lx, const lx_np *np, int object, np_at *at, np_at *pp_at, np_at *ro_at);
+static void np_fa(lx_sentence *s, const tf_lexicon *lx, const lx_np *np, int object, int bare, const np_at *at,
+                  const np_at *pp_at, const np_at *ro_at);
+
+// English of a verb in the simple present or base form for a subject.
+static const char *en_present(const lx_verb *v, const lx_pronoun *p) { return p->person == 2 ? v->en[1] : v->en[0]; }
+
+static void np_en(lx_sentence *s, const tf_lexicon *lx, const lx_np *np, int object, np_at *at, np_at *pp_at, np_at *ro_at) {
+    *at = (np_at){-1, -1, -1, -1, -1, -1, -1};
+    switch (np->type) {
+    case NP_PRONOUN: at->noun = en_push(s, object ? lx->prons[np->id].en_obj : lx->prons[np->id].en_subj); return;
+    case NP_NAME: at->noun = en_words(s, lx->names[np->id].en, -1); return;
+    case NP_WHAT: at->noun = en_push(s, "what"); return;
+    case NP_WHO: at->noun = en_push(s, "who"); return;
+    case NP_GERUND: {
+        const lx_noun *N = &lx->nouns[np->gerund_noun];
+        at->adj = en_push(s, lx->gerunds[np->id].en);
+        at->noun = en_words(s, N->en_pl ? N->en_pl : N->en, -1);
+        return;
+    }
+    }
+    const lx_noun *N = &lx->nouns[np->id];
+    if (np->poss >= 0) at->poss = en_push(s, lx->prons[np->poss].en_poss);
+    const char *noun = np->plural && N->en_pl ? N->en_pl : N->en, *next = np->adj >= 0 ? lx->adjs[np->adj].en : noun;
+    if (np->poss < 0 && np->det >= 0) // "an" before a vowel
+        at->det = !strcmp(lx->dets[np->det].en, "a") && strchr("aeiou", next[0]) && !starts(next, "uni") && !starts(next, "use") ? en_push(s, "an") : en_words(s, lx->dets[np->det].en, 0);
+    if (np->adj >= 0) at->adj = en_push(s, lx->adjs[np->adj].en);
+    at->noun = en_words(s, noun, -1);
+    if (np->prep >= 0 && np->pp && pp_at) {
+        at->prep = en_words(s, lx->preps[np->prep].en, lx->preps[np->prep].head);
+        np_en(s, lx, np->pp, 1, pp_at, NULL, NULL);
+    }
+    if (np->rel_verb >= 0 && ro_at) {
+        const lx_verb *v = &lx->verbs[np->rel_verb];
+        at->who = en_push(s, N->cls & lx_class(lx, "person") ? "who" : "that");
+        at->rverb = en_words(s, np->plural ? v->en[0] : v->en[1], 0);
+        if (np->rel_obj) {
+            if (v->en_prep) en_push(s, v->en_prep);
+            np_en(s, lx, np->rel_obj, 1, ro_at, NULL, NULL);
+        }
+    }
+}
+
+// The Persian verb of a relative clause or a clause in the simple present.
+static void fa_present(lx_sentence *s, const lx_verb *v, const lx_pronoun *p, int neg, int al) {
+    int no_mi = v->frame == FR_LIKE || v->frame == FR_HAVE;
+    char stem[128];
+    if (no_mi) { if (neg) prefix(stem, sizeof stem, "ن", v->pres); else snprintf(stem, sizeof stem, "%s", v->pres); }
+    else snprintf(stem, sizeof stem, "%s" ZW "%s", neg ? "نمی" : "می", v->pres);
+    fa_push(s, al, stem, p->end_pres, NULL);
+}
+
+// The object of verb v, after the Persian rules of its frame: را after a
+// definite object of tr/have and after every object of like; از, به, با before
+// the object of az, be, ba. A generic object of tr stays bare and singular
+// (کتاب می‌خوانم).
+static void fa_object(lx_sentence *s, const tf_lexicon *lx, const lx_verb *v, const lx_np *o, const np_at *at,
+                      const np_at *pp_at, const np_at *ro_at, int al_verb) {
+    int f = v->frame;
+    if (o->type == NP_WHAT || o->type == NP_WHO) { np_fa(s, lx, o, 0, 0, at, pp_at, ro_at); return; }
+    if (f == FR_AZ) fa_push(s, al_verb, "از", NULL, NULL);
+    if (f == FR_BE) fa_push(s, al_verb, "به", NULL, NULL);
+    if (f == FR_BA) fa_push(s, al_verb, "با", NULL, NULL);
+    // a language after speak, learn, understand is bare (فارسی صحبت می‌کند)
+    int tongue = o->type == NP_NAME && lx->names[o->id].kind == NAME_LANGUAGE && f == FR_TR;
+    int generic = o->type == NP_NOUN && o->det < 0 && o->poss < 0;
+    // a subject of study or an idea taken whole is definite (توجه را توضیح می‌دهد); bread is not (نان می‌خورد)
+    int abstract = generic && !lx->nouns[o->id].en_pl && (lx->nouns[o->id].cls & (lx_class(lx, "study") | lx_class(lx, "idea")));
+    int ra = f == FR_LIKE || ((f == FR_TR || f == FR_HAVE || f == FR_GIVE) && (np_definite(lx, o) || abstract) && !tongue);
+    np_fa(s, lx, o, ra, generic && !abstract && (f == FR_TR || f == FR_HAVE || f == FR_GIVE), at, pp_at, ro_at);
+    if (ra && o->type != NP_PRONOUN) fa_push(s, -1, "را", NULL, NULL);
+}
+
+// object: 1 when را follows (a pronoun then takes its object form, مرا);
+// bare: a generic noun stays singular (کتاب می‌خوانم).
+static void np_fa(lx_sentence *s, const tf_lexicon *lx, const lx_np *np, int object, int bare, const np_at *at,
+                  const np_at *pp_at, const np_at *ro_at) {
+    switch (np->type) {
+    case NP_PRONOUN: fa_words(s, at->noun, object ? lx->prons[np->id].fa_obj : lx->prons[np->id].fa); return;
+    case NP_NAME: fa_words(s, at->noun, lx->names[np->id].fa); return;
+    case NP_WHAT: fa_push(s, at->noun, "چه", NULL, NULL); fa_push(s, at->noun, "چیزی", NULL, NULL); return;
+    case NP_WHO: fa_push(s, at->noun, "چه", NULL, NULL); fa_push(s, at->noun, "کسی", NULL, NULL); return;
+    case NP_GERUND: {
+        const lx_noun *N = &lx->nouns[np->gerund_noun];
+        fa_words(s, at->adj, lx->gerunds[np->id].fa);
+        fa_words(s, at->noun, N->fa_pl ? N->fa_pl : N->fa);
+        return;
+    }
+    }
+    const lx_noun *N = &lx->nouns[np->id];
+    const lx_det *d = np->det >= 0 ? &lx->dets[np->det] : NULL;
+    if (d && d->fa) fa_words(s, at->det, d->fa);
+    int plural = d ? d->fa_pl : np->plural && !bare;
+    fa_words(s, at->noun, plural && N->fa_pl ? N->fa_pl : N->fa);
+    if (np->adj >= 0 || np->poss >= 0) ezafe(fa_last(s), sizeof s->fa[0]);
+    if (np->adj >= 0) {
+        fa_words(s, at->adj, lx->adjs[np->adj].fa);
+        if (np->poss >= 0) ezafe(fa_last(s), sizeof s->fa[0]);
+    }
+    if (np->poss >= 0) fa_words(s, at->poss, lx->prons[np->poss].fa);
+    if (np->prep >= 0 && np->pp && pp_at) {
+        fa_push(s, at->prep, lx->preps[np->prep].fa, NULL, NULL);
+        np_fa(s, lx, np->pp, 0, 0, pp_at, NULL, NULL);
+    }
+    if (np->rel_verb >= 0 && ro_at) {
+        const lx_verb *v = &lx->verbs[np->rel_verb];
+        if (np->poss < 0) indefinite(fa_last(s), sizeof s->fa[0]);
+        fa_push(s, at->who, "که", NULL, NULL);
+        if (np->rel_obj) fa_object(s, lx, v, np->rel_obj, ro_at, NULL, NULL, at->rverb);
+        if (v->pre) fa_words(s, at->rverb, v->pre);
+        fa_present(s, v, person_of(lx, np), 0, at->rverb);
+    }
+}
+
+// English auxiliaries of a question: Do, Does, Did, Will, Is, Have, Can …
+static const char *en_aux(const lx_clause *c, const lx_pronoun *p) {
+    int s3 = p->person == 2;
+    if (c->modal == MOD_CAN) return "can";
+    if (c->modal == MOD_MUST) return "must";
+    switch (c->tense) {
+    case LX_PRESENT: return s3 ? "does" : "do";
+    case LX_PAST: return "did";
+    case LX_FUTURE: return "will";
+    case LX_PROGRESSIVE: return p->en_be;
+    case LX_PERFECT: return s3 ? "has" : "have";
+    }
+    return "do";
+}
+
+static void build_verb(lx_sentence *s, const tf_lexicon *lx, const lx_clause *c) {
+    const lx_verb *v = &lx->verbs[c->verb];
+    const lx_pronoun *p = person_of(lx, &c->subj);
+    int imp = c->kind == CL_IMPERATIVE, q = c->question;
+    np_at sa, spp, sro, oa, opp, oro, o2a, o2pp, o2ro, pa, ppp, pro; // where each phrase's English words went
+    int i_aux = -1, i_not = -1, i_adv = -1, i_verb, i_wh = -1, i_please = -1, i_prep2 = -1, i_manner = -1, i_prep = -1, i_time = -1, i_q = -1;
+    int has_obj = c->obj.type != NP_NONE, has_obj2 = c->obj2.type != NP_NONE;
+    // English: [Wh] [Aux] Subject [aux] [not] [adverb] verb [prep] objects [manner] [place] [time] [?]
+    if (imp) {
+        if (c->please) i_please = en_push(s, "please");
+        if (c->neg) { i_aux = en_push(s, "do"); i_not = en_push(s, "not"); }
+    } else {
+        if (q == Q_WHERE) i_wh = en_push(s, "where");
+        if (q == Q_WHEN) i_wh = en_push(s, "when");
+        if (q == Q_WHY) i_wh = en_push(s, "why");
+        if (q && c->modal != MOD_WANT) i_aux = en_push(s, en_aux(c, p));
+        else if (q) i_aux = en_push(s, p->person == 2 ? "does" : "do");
+        np_en(s, lx, &c->subj, 0, &sa, &spp, &sro);
+        if (!q) {
+            if (c->modal == MOD_CAN) i_aux = en_push(s, c->neg ? "cannot" : "can");
+            else if (c->modal == MOD_MUST) { i_aux = en_push(s, "must"); if (c->neg) i_not = en_push(s, "not"); }
+            else if (c->modal == MOD_WANT && c->neg) { i_aux = en_push(s, p->person == 2 ? "does" : "do"); i_not = en_push(s, "not"); }
+            else if (c->tense == LX_FUTURE) { i_aux = en_push(s, "will"); if (c->neg) i_not = en_push(s, "not"); }
+            else if (c->tense == LX_PROGRESSIVE || c->tense == LX_PERFECT || c->neg) {
+                i_aux = en_push(s, en_aux(c, p));
+                if (c->neg) i_not = en_push(s, "not");
             }
-    strset_free(&seen);
+        }
+    }
+    if (c->adv >= 0) i_adv = en_push(s, lx->advs[c->adv].en);
+    int i_want = -1;
+    if (c->modal == MOD_WANT) {
+        i_want = en_push(s, q || c->neg || p->person != 2 ? "want" : "wants");
+        en_push(s, "to");
+    }
+    const char *form;
+    if (imp || c->modal || (c->tense == LX_PRESENT && (q || c->neg)) || (c->tense == LX_PAST && (q || c->neg)) || c->tense == LX_FUTURE)
+        form = v->en[0];
+    else if (c->tense == LX_PRESENT) form = en_present(v, p);
+    else if (c->tense == LX_PAST) form = v->en[2];
+    else if (c->tense == LX_PERFECT) form = v->en[3];
+    else form = v->en[4];
+    i_verb = en_words(s, form, 0);
+    if (has_obj && v->en_prep && (v->frame == FR_BE || v->frame == FR_BA)) en_push(s, v->en_prep); // listen to, talk to
+    if (v->frame == FR_GIVE && has_obj2 && !c->to_form) np_en(s, lx, &c->obj2, 1, &o2a, &o2pp, &o2ro);
+    if (has_obj) np_en(s, lx, &c->obj, 1, &oa, &opp, &oro);
+    if (v->frame == FR_GIVE && has_obj2 && c->to_form) { i_prep2 = en_push(s, v->en_prep ? v->en_prep : "to"); np_en(s, lx, &c->obj2, 1, &o2a, &o2pp, &o2ro); }
+    if (c->manner >= 0 && v->frame == FR_GO) i_manner = en_words(s, lx->advs[c->manner].en, 0); // "walked slowly to the station"
+    if (v->frame == FR_GO && has_obj2) { i_prep2 = en_push(s, v->en_prep ? v->en_prep : "to"); np_en(s, lx, &c->obj2, 1, &o2a, &o2pp, &o2ro); }
+    if (c->manner >= 0 && v->frame != FR_GO) i_manner = en_words(s, lx->advs[c->manner].en, 0); // "read the book carefully"
+    if (c->prep >= 0) { i_prep = en_words(s, lx->preps[c->prep].en, lx->preps[c->prep].head); np_en(s, lx, &c->place, 1, &pa, &ppp, &pro); }
+    if (c->time >= 0) i_time = s->ne, en_words(s, lx->times[c->time].en, -1);
+    if (q) i_q = en_push(s, "?");
+    (void)i_not; // "not" has no Persian word of its own: the verb takes ن
+
+    // Persian: [آیا] [لطفاً] Subject [time] [when/why] [دار-] [adverb] [manner] [modal] [place | where]
+    //          [را-object] [به person] [object] [preverb] verb [؟]
+    if (q == Q_YESNO) fa_push(s, i_aux, "آیا", NULL, NULL);
+    if (imp && c->please) fa_push(s, i_please, "لطفاً", NULL, NULL);
+    if (!imp) np_fa(s, lx, &c->subj, 0, 0, &sa, &spp, &sro);
+    if (c->time >= 0) {
+        const lx_time *t = &lx->times[c->time];
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", t->fa);
+        char *save;
+        int k = 0;
+        for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save), k++) fa_push(s, i_time + t->al[k], w, NULL, NULL);
+    }
+    if (q == Q_WHEN) fa_push(s, i_wh, "کی", NULL, NULL);
+    if (q == Q_WHY) fa_push(s, i_wh, "چرا", NULL, NULL);
+    if (c->tense == LX_PROGRESSIVE && !c->neg && !c->modal && !imp) fa_push(s, i_aux, "دار", p->end_pres, NULL);
+    if (c->adv >= 0) fa_words(s, i_adv, lx->advs[c->adv].fa);
+    if (c->manner >= 0) fa_words(s, i_manner, lx->advs[c->manner].fa);
+    if (c->modal == MOD_CAN) fa_push(s, i_aux, c->neg ? "نمی" ZW "توان" : "می" ZW "توان", p->end_pres, NULL);
+    if (c->modal == MOD_MUST) fa_push(s, i_aux, c->neg ? "نباید" : "باید", NULL, NULL);
+    if (c->modal == MOD_WANT) fa_push(s, i_want, c->neg ? "نمی" ZW "خواه" : "می" ZW "خواه", p->end_pres, NULL);
+    if (c->prep >= 0) { fa_push(s, i_prep, lx->preps[c->prep].fa, NULL, NULL); np_fa(s, lx, &c->place, 0, 0, &pa, &ppp, &pro); }
+    if (q == Q_WHERE) fa_push(s, i_wh, "کجا", NULL, NULL);
+    if (v->frame == FR_GIVE && has_obj && has_obj2) {
+        int def = np_definite(lx, &c->obj); // "English into Persian": انگلیسی را به فارسی
+        if (def) fa_object(s, lx, v, &c->obj, &oa, &opp, &oro, i_verb);
+        fa_push(s, i_prep2 >= 0 ? i_prep2 : i_verb, "به", NULL, NULL);
+        np_fa(s, lx, &c->obj2, 0, 0, &o2a, &o2pp, &o2ro);
+        if (!def) fa_object(s, lx, v, &c->obj, &oa, &opp, &oro, i_verb);
+    } else if (has_obj) fa_object(s, lx, v, &c->obj, &oa, &opp, &oro, i_verb);
+    if (v->frame == FR_GO && has_obj2) { fa_push(s, i_prep2, "به", NULL, NULL); np_fa(s, lx, &c->obj2, 0, 0, &o2a, &o2pp, &o2ro); }
+    if (v->pre) fa_words(s, i_verb, v->pre);
+    char w[160];
+    int simple = !v->pre;
+    if (imp || c->modal) { // the subjunctive: ب + present stem (not after a preverb), ن when negated
+        const char *end = imp ? "ید" : p->end_pres;
+        if (imp && c->neg) prefix(w, sizeof w, "ن", v->pres);
+        else if (simple) prefix(w, sizeof w, "ب", v->pres);
+        else snprintf(w, sizeof w, "%s", v->pres);
+        fa_push(s, i_verb, w, end, NULL);
+    } else switch (c->tense) {
+    case LX_PRESENT: case LX_PROGRESSIVE: fa_present(s, v, p, c->neg, i_verb); break;
+    case LX_PAST:
+        if (c->neg) prefix(w, sizeof w, "ن", v->past); else snprintf(w, sizeof w, "%s", v->past);
+        fa_push(s, i_verb, w, p->end_past, NULL);
+        break;
+    case LX_FUTURE:
+        fa_push(s, i_aux, c->neg ? "نخواه" : "خواه", p->end_pres, NULL);
+        fa_push(s, i_verb, v->past, NULL, NULL);
+        break;
+    case LX_PERFECT:
+        if (c->neg) prefix(w, sizeof w, "ن", v->past); else snprintf(w, sizeof w, "%s", v->past);
+        if (starts(p->end_perf, ZW)) fa_push(s, i_verb, w, "ه", p->end_perf);
+        else { fa_push(s, i_verb, w, "ه", NULL); fa_push(s, i_aux, p->end_perf, NULL, NULL); }
+        break;
+    }
+    if (q) fa_push(s, i_q, "؟", NULL, NULL);
+}
+
+// "be": S is ADJ / S is a N / S is in PLACE; Where is S?
+static void build_be(lx_sentence *s, const tf_lexicon *lx, const lx_clause *c) {
+    const lx_pronoun *p = person_of(lx, &c->subj);
+    np_at sa, spp, sro, pa, ppp, pro;
+    int i_be = -1, i_will = -1, i_pred = -1, i_prep = -1, i_time = -1, i_q = -1, i_wh = -1, q = c->question;
+    int tense = c->tense; // LX_BE, LX_BE_PAST, LX_BE_FUTURE
+    const char *be = tense == LX_BE_PAST ? p->en_was : p->en_be;
+    if (c->kind == CL_WHERE_BE) {
+        i_wh = en_push(s, "where");
+        i_be = en_push(s, p->en_be);
+        np_en(s, lx, &c->subj, 0, &sa, &spp, &sro);
+        i_q = en_push(s, "?");
+        np_fa(s, lx, &c->subj, 0, 0, &sa, &spp, &sro);
+        if (p->person == 2) fa_push(s, i_wh, "کجاست", NULL, NULL);
+        else { fa_push(s, i_wh, "کجا", NULL, NULL); fa_push(s, i_be, p->be, NULL, NULL); }
+        fa_push(s, i_q, "؟", NULL, NULL);
+        return;
+    }
+    if (q) i_be = en_push(s, tense == LX_BE_FUTURE ? "will" : be);
+    np_en(s, lx, &c->subj, 0, &sa, &spp, &sro);
+    if (q && tense == LX_BE_FUTURE) i_will = i_be, i_be = en_push(s, "be");
+    if (!q) {
+        if (tense == LX_BE_FUTURE) { i_will = en_push(s, "will"); if (c->neg) en_push(s, "not"); i_be = en_push(s, "be"); }
+        else { i_be = en_push(s, be); if (c->neg) en_push(s, "not"); }
+    }
+    if (c->kind == CL_BE_ADJ) i_pred = en_push(s, lx->adjs[c->adj].en);
+    else if (c->kind == CL_BE_NOUN) {
+        const lx_noun *N = &lx->nouns[c->obj.id];
+        int pl = p->person >= 3;
+        if (!pl) en_push(s, "a");
+        i_pred = en_words(s, pl ? N->en_pl : N->en, -1);
+    } else { i_prep = en_words(s, lx->preps[c->prep].en, lx->preps[c->prep].head); np_en(s, lx, &c->place, 1, &pa, &ppp, &pro); }
+    if (c->time >= 0) i_time = s->ne, en_words(s, lx->times[c->time].en, -1);
+    if (q) i_q = en_push(s, "?");
+
+    if (q) fa_push(s, i_will >= 0 ? i_will : i_be, "آیا", NULL, NULL);
+    np_fa(s, lx, &c->subj, 0, 0, &sa, &spp, &sro);
+    if (c->time >= 0) {
+        const lx_time *t = &lx->times[c->time];
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", t->fa);
+        char *save;
+        int k = 0;
+        for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save), k++) fa_push(s, i_time + t->al[k], w, NULL, NULL);
+    }
+    if (c->kind == CL_BE_ADJ) fa_words(s, i_pred, lx->adjs[c->adj].fa);
+    else if (c->kind == CL_BE_NOUN) fa_words(s, i_pred, lx->nouns[c->obj.id].fa);
+    else { fa_push(s, i_prep, lx->preps[c->prep].fa, NULL, NULL); np_fa(s, lx, &c->place, 0, 0, &pa, &ppp, &pro); }
+    if (tense == LX_BE) fa_push(s, i_be, c->neg ? p->be_neg : p->be, NULL, NULL);
+    else if (tense == LX_BE_PAST) fa_push(s, i_be, c->neg ? "نبود" : "بود", p->end_past, NULL);
+    else { fa_push(s, i_will, c->neg ? "نخواه" : "خواه", p->end_pres, NULL); fa_push(s, i_be, "بود", NULL, NULL); }
+    if (q) fa_push(s, i_q, "؟", NULL, NULL);
+}
+
+// "Reading books makes me happy": خواندن کتاب‌ها مرا خوشحال می‌کند
+static void build_makes(lx_sentence *s, const tf_lexicon *lx, const lx_clause *c) {
+    np_at sa, oa;
+    np_en(s, lx, &c->subj, 0, &sa, NULL, NULL);
+    int past = c->tense == LX_PAST;
+    int i_verb = en_push(s, past ? "made" : "makes");
+    np_en(s, lx, &c->obj, 1, &oa, NULL, NULL);
+    int i_adj = en_push(s, lx->adjs[c->adj].en);
+    np_fa(s, lx, &c->subj, 0, 0, &sa, NULL, NULL);
+    np_fa(s, lx, &c->obj, 1, 0, &oa, NULL, NULL);
+    if (c->obj.type != NP_PRONOUN) fa_push(s, -1, "را", NULL, NULL);
+    fa_words(s, i_adj, lx->adjs[c->adj].fa);
+    fa_push(s, i_verb, past ? "کرد" : "می" ZW "کند", NULL, NULL);
+}
+
+static void build_phrase(lx_sentence *s, const tf_lexicon *lx, const lx_clause *c) {
+    const lx_phrase *ph = &lx->phrases[c->phrase];
+    s->phrase = 1;
+    char **w;
+    tf_err e;
+    int base = s->ne, n = tf_split_words(ph->en, &w, &e);
+    for (int i = 0; i < n; i++) en_push(s, w[i]);
+    if (n > 0) tf_words_free(w, n);
+    n = tf_split_words(ph->fa, &w, &e);
+    for (int i = 0; i < n; i++) fa_push(s, ph->al[i] < 0 ? -1 : base + ph->al[i], w[i], NULL, NULL);
+    if (n > 0) tf_words_free(w, n);
+}
+
+int lx_build(lx_sentence *s, const tf_lexicon *lx, const lx_clause *c) {
+    switch (c->kind) {
+    case CL_VERB: case CL_IMPERATIVE: build_verb(s, lx, c); break;
+    case CL_BE_ADJ: case CL_BE_NOUN: case CL_BE_PLACE: case CL_WHERE_BE: build_be(s, lx, c); break;
+    case CL_MAKES: build_makes(s, lx, c); break;
+    case CL_PHRASE: build_phrase(s, lx, c); break;
+    }
+    return s->overflow ? -1 : 0;
+}
+
+static int is_glued(const char *w) { return !strcmp(w, "?") || !strcmp(w, "؟") || !strcmp(w, ",") || !strcmp(w, "."); }
+
+void lx_join(const lx_sentence *s, char *src, size_t ns, char *tgt, size_t nt) {
+    size_t at = 0;
+    src[0] = tgt[0] = 0;
+    for (int i = 0; i < s->ne && at < ns; i++) {
+        at += (size_t)snprintf(src + at, ns - at, "%s%s", i && !is_glued(s->en[i]) ? " " : "", s->en[i]);
+        if (i == 0 && src[0] >= 'a' && src[0] <= 'z') src[0] = (char)(src[0] - 32);
+    }
+    at = 0;
+    for (int i = 0; i < s->nf && at < nt; i++) at += (size_t)snprintf(tgt + at, nt - at, "%s%s", i && !is_glued(s->fa[i]) ? " " : "", s->fa[i]);
+}
+
+// ---------------------------------------------------------------- drawing sentences
+static int rnd(tf_rng *r, int n) { return n > 0 ? (int)(tf_rng_next(r) % (uint64_t)n) : 0; }
+static int chance(tf_rng *r, int percent) { return rnd(r, 100) < percent; }
+
+// A random noun of one of the classes cls (-1 none after a few tries).
+static int pick_noun(tf_rng *r, const tf_lexicon *lx, uint32_t cls, int count_only) {
+    for (int t = 0; t < 400; t++) {
+        int i = rnd(r, lx->n_nouns);
+        if ((lx->nouns[i].cls & cls) && (!count_only || lx->nouns[i].en_pl)) return i;
+    }
+    return -1;
+}
+
+static int pick_adj(tf_rng *r, const tf_lexicon *lx, uint32_t cls) {
+    for (int t = 0; t < 100; t++) { int i = rnd(r, lx->n_adjs); if (lx->adjs[i].cls & cls) return i; }
+    return -1;
+}
+
+static int pick_name(tf_rng *r, const tf_lexicon *lx, int kind1, int kind2) {
+    for (int t = 0; t < 200; t++) { int i = rnd(r, lx->n_names); if (lx->names[i].kind == kind1 || lx->names[i].kind == kind2) return i; }
+    return -1;
+}
+
+static int pick_det(tf_rng *r, const tf_lexicon *lx, int plural) {
+    for (int t = 0; t < 100; t++) { int i = rnd(r, lx->n_dets); if (lx->dets[i].en_pl == plural) return i; }
+    return -1;
+}
+
+// Nested noun phrases (places, relative objects) live here during one draw.
+typedef struct { lx_np np[16]; int n; } np_pool;
+static lx_np *pool_new(np_pool *p) { return p->n < 16 ? &p->np[p->n++] : NULL; }
+
+static int draw_np(tf_rng *r, const tf_lexicon *lx, np_pool *pool, lx_np *np, uint32_t cls, int subject, int depth);
+
+// A place: a preposition and what it takes (a city or country after "in").
+static int draw_place(tf_rng *r, const tf_lexicon *lx, np_pool *pool, int *prep, lx_np *np, int depth) {
+    uint32_t place = lx_class(lx, "place");
+    int p = rnd(r, lx->n_preps);
+    *prep = p;
+    if ((lx->preps[p].cls & place) && chance(r, 15)) {
+        int nm = pick_name(r, lx, NAME_CITY, NAME_COUNTRY);
+        if (nm >= 0) { *np = (lx_np){NP_NAME, nm, -1, 0, -1, -1, -1, NULL, -1, -1, NULL}; return 0; }
+    }
+    return draw_np(r, lx, pool, np, lx->preps[p].cls, 0, depth + 1);
+}
+
+static int draw_np(tf_rng *r, const tf_lexicon *lx, np_pool *pool, lx_np *np, uint32_t cls, int subject, int depth) {
+    *np = (lx_np){NP_NOUN, -1, -1, 0, -1, -1, -1, NULL, -1, -1, NULL};
+    uint32_t person = lx_class(lx, "person");
+    if ((cls & person) && depth == 0 && chance(r, 22)) { np->type = NP_PRONOUN; np->id = rnd(r, lx->n_prons); np->plural = lx->prons[np->id].person >= 3; return 0; }
+    if ((cls & person) && chance(r, 25)) { int nm = pick_name(r, lx, NAME_PERSON, NAME_PERSON); if (nm >= 0) { np->type = NP_NAME; np->id = nm; return 0; } }
+    if ((cls & lx_class(lx, "tongue")) && chance(r, 80)) { int nm = pick_name(r, lx, NAME_LANGUAGE, NAME_LANGUAGE); if (nm >= 0) { np->type = NP_NAME; np->id = nm; return 0; } }
+    int n = pick_noun(r, lx, cls, 0);
+    if (n < 0) return -1;
+    const lx_noun *N = &lx->nouns[n];
+    np->id = n;
+    int k = rnd(r, 100);
+    if (!N->en_pl) { np->det = k < 60 ? lx_find_det(lx, "the", 0) : -1; }
+    else if (k < 10 && depth <= 1) { np->poss = rnd(r, lx->n_prons); np->plural = chance(r, 25); }
+    else if (k < 18) { np->plural = 1; } // a generic plural: "books"
+    else {
+        np->plural = chance(r, 30);
+        np->det = chance(r, 55) ? lx_find_det(lx, np->plural ? "the" : (chance(r, 50) ? "the" : "a"), np->plural) : pick_det(r, lx, np->plural);
+    }
+    if (chance(r, 30)) np->adj = pick_adj(r, lx, N->cls);
+    if (depth <= 1 && chance(r, 12) && (N->cls & (lx_class(lx, "building") | lx_class(lx, "place")))) { // "a house near the sea"
+        lx_np *pp = pool_new(pool);
+        if (pp && !draw_place(r, lx, pool, &np->prep, pp, depth)) np->pp = pp;
+        else np->prep = -1;
+    }
+    if (subject && depth == 0 && np->det >= 0 && !strcmp(lx->dets[np->det].en, "the") && chance(r, 15)) {
+        // a relative clause on the subject: "the man who lives near the sea"
+        for (int t = 0; t < 50; t++) {
+            int v = rnd(r, lx->n_verbs);
+            const lx_verb *V = &lx->verbs[v];
+            if (V->frame == FR_GIVE || V->frame == FR_GO) continue;
+            int intrans = V->frame == FR_IN;
+            if (intrans ? !(V->cls & N->cls) : !((N->cls & person) || (V->animal && (N->cls & lx_class(lx, "animal"))))) continue;
+            np->rel_verb = v;
+            if (!intrans) {
+                lx_np *o = pool_new(pool);
+                if (!o || draw_np(r, lx, pool, o, V->cls, 0, 1)) { np->rel_verb = -1; break; }
+                np->rel_obj = o;
+            }
+            break;
+        }
+    }
     return 0;
 }
 
-int tf_corpus_generate_all(tf_corpus *all, tf_err *e) {
-    memset(all, 0, sizeof *all);
-    if (generate_all(all)) { tf_corpus_free(all); return tf_fail(e, "out of memory while generating the corpus"); }
+// A time word that goes with tense (-1 if none drawn).
+static int pick_time(tf_rng *r, const tf_lexicon *lx, int tense) {
+    for (int t = 0; t < 60; t++) { int i = rnd(r, lx->n_times); if (lx->times[i].tenses >> tense & 1) return i; }
+    return -1;
+}
+
+static int pick_adverb(tf_rng *r, const tf_lexicon *lx, int kind_mask) {
+    for (int t = 0; t < 60; t++) { int i = rnd(r, lx->n_advs); if (kind_mask >> lx->advs[i].kind & 1) return i; }
+    return -1;
+}
+
+static void clause_init(lx_clause *c) {
+    memset(c, 0, sizeof *c);
+    c->verb = c->adj = c->adv = c->manner = c->time = c->phrase = c->prep = -1;
+}
+
+// One clause. joinable: may be followed or preceded by a conjunction (no questions, commands, phrases).
+static int draw_clause(tf_rng *r, const tf_lexicon *lx, np_pool *pool, lx_clause *c, int joinable) {
+    clause_init(c);
+    uint32_t person = lx_class(lx, "person"), animal = lx_class(lx, "animal");
+    int k = rnd(r, 100);
+    if (!joinable && k < 6 && lx->n_phrases) { c->kind = CL_PHRASE; c->phrase = rnd(r, lx->n_phrases); return 0; }
+    if (k >= 6 && k < 24) { // be
+        int b = rnd(r, 10);
+        c->tense = b < 6 ? LX_BE : b < 8 ? LX_BE_PAST : LX_BE_FUTURE;
+        c->neg = chance(r, 20);
+        c->question = !joinable && chance(r, 25) ? Q_YESNO : Q_NONE;
+        if (c->question) c->neg = 0;
+        int what = rnd(r, 3);
+        if (!joinable && chance(r, 10)) { c->kind = CL_WHERE_BE; c->neg = 0; c->question = 0; c->tense = LX_BE; return draw_np(r, lx, pool, &c->subj, lx_class(lx, "building") | lx_class(lx, "thing") | person, 1, 1); }
+        if (what == 0) {
+            c->kind = CL_BE_ADJ;
+            if (draw_np(r, lx, pool, &c->subj, 0xffffffffu, 1, 1)) return -1;
+            uint32_t cls = c->subj.type == NP_NOUN ? lx->nouns[c->subj.id].cls : person;
+            c->subj.adj = -1;
+            if ((c->adj = pick_adj(r, lx, cls)) < 0) return -1;
+        } else if (what == 1) {
+            c->kind = CL_BE_NOUN;
+            if (draw_np(r, lx, pool, &c->subj, person, 1, 0)) return -1;
+            if (c->subj.type == NP_NOUN) { c->subj.rel_verb = -1; c->subj.prep = -1; }
+            c->obj.type = NP_NOUN;
+            if ((c->obj.id = pick_noun(r, lx, person, 1)) < 0) return -1;
+        } else {
+            c->kind = CL_BE_PLACE;
+            if (draw_np(r, lx, pool, &c->subj, person | animal | lx_class(lx, "thing") | lx_class(lx, "furniture"), 1, 1)) return -1;
+            if (draw_place(r, lx, pool, &c->prep, &c->place, 0)) return -1;
+        }
+        if (chance(r, 30)) c->time = pick_time(r, lx, c->tense);
+        return 0;
+    }
+    if (k >= 24 && k < 27 && lx->n_gerunds && lx->n_prons) { // makes me happy
+        c->kind = CL_MAKES;
+        c->tense = chance(r, 70) ? LX_PRESENT : LX_PAST;
+        c->subj.type = NP_GERUND;
+        c->subj.id = rnd(r, lx->n_gerunds);
+        if ((c->subj.gerund_noun = pick_noun(r, lx, lx->gerunds[c->subj.id].cls, 1)) < 0) return -1;
+        c->subj.plural = 1;
+        if (draw_np(r, lx, pool, &c->obj, person, 0, 0)) return -1;
+        if (c->obj.type == NP_NOUN) { c->obj.rel_verb = -1; c->obj.prep = -1; }
+        return (c->adj = pick_adj(r, lx, person)) < 0 ? -1 : 0;
+    }
+    // a verb
+    c->kind = !joinable && k >= 27 && k < 35 ? CL_IMPERATIVE : CL_VERB;
+    int v = -1;
+    for (int t = 0; t < 50 && v < 0; t++) {
+        v = rnd(r, lx->n_verbs);
+        if (c->kind == CL_IMPERATIVE && (lx->verbs[v].frame == FR_LIKE || lx->verbs[v].frame == FR_HAVE || !strcmp(lx->verbs[v].pres, "شو"))) v = -1;
+    }
+    if (v < 0) return -1;
+    const lx_verb *V = &lx->verbs[v];
+    c->verb = v;
+    int tk = rnd(r, 100);
+    c->tense = tk < 30 ? LX_PRESENT : tk < 45 ? LX_PROGRESSIVE : tk < 75 ? LX_PAST : tk < 90 ? LX_FUTURE : LX_PERFECT;
+    if (c->tense == LX_PROGRESSIVE && (V->stative || V->frame == FR_LIKE || V->frame == FR_HAVE)) c->tense = LX_PRESENT;
+    c->neg = chance(r, 18);
+    if (c->kind == CL_IMPERATIVE) { c->please = chance(r, 50); c->tense = LX_PRESENT; }
+    else if (!joinable && chance(r, 35)) {
+        int qk = rnd(r, 10);
+        c->question = qk < 5 ? Q_YESNO : qk < 7 && (V->frame == FR_IN || V->frame == FR_GO) ? Q_WHERE : qk < 9 ? Q_WHEN : Q_WHY;
+        c->neg = 0;
+    }
+    if (c->kind == CL_VERB && c->tense == LX_PRESENT && chance(r, 10)) c->modal = 1 + rnd(r, 3);
+    // the subject
+    uint32_t scls = (V->frame == FR_IN || V->frame == FR_GO) ? V->cls
+                  : person | (V->animal && chance(r, 30) ? animal : 0) | (V->model && chance(r, 30) ? lx_class(lx, "model") : 0);
+    if (c->kind != CL_IMPERATIVE && draw_np(r, lx, pool, &c->subj, scls, 1, 0)) return -1;
+    if (c->kind == CL_IMPERATIVE) { c->subj.type = NP_PRONOUN; c->subj.id = lx_find_pronoun(lx, "you"); if (c->subj.id < 0) return -1; }
+    // what follows the verb
+    switch (V->frame) {
+    case FR_IN:
+        if (c->question != Q_WHERE && chance(r, 45) && draw_place(r, lx, pool, &c->prep, &c->place, 0)) return -1;
+        break;
+    case FR_GO:
+        if (c->question != Q_WHERE && chance(r, 70)) {
+            if (chance(r, 30)) { int nm = pick_name(r, lx, NAME_CITY, NAME_COUNTRY); if (nm >= 0) c->obj2 = (lx_np){NP_NAME, nm, -1, 0, -1, -1, -1, NULL, -1, -1, NULL}; }
+            else if (draw_np(r, lx, pool, &c->obj2, lx_class(lx, "building") | lx_class(lx, "place"), 0, 1)) return -1;
+        }
+        break;
+    default: {
+        int gerund = (V->frame == FR_LIKE || V->frame == FR_AZ) && lx->n_gerunds && chance(r, 25);
+        if (gerund) {
+            c->obj.type = NP_GERUND;
+            c->obj.id = rnd(r, lx->n_gerunds);
+            c->obj.det = c->obj.adj = c->obj.poss = c->obj.prep = c->obj.rel_verb = -1;
+            if ((c->obj.gerund_noun = pick_noun(r, lx, lx->gerunds[c->obj.id].cls, 1)) < 0) return -1;
+            c->obj.plural = 1;
+        } else if (draw_np(r, lx, pool, &c->obj, V->cls, 0, 0)) return -1;
+        if (V->frame == FR_GIVE && V->en_prep) { // "translates English into Persian"
+            int nm = pick_name(r, lx, NAME_LANGUAGE, NAME_LANGUAGE);
+            if (nm < 0) return -1;
+            c->obj2 = (lx_np){NP_NAME, nm, -1, 0, -1, -1, -1, NULL, -1, -1, NULL};
+            c->to_form = 1;
+        } else if (V->frame == FR_GIVE) {
+            if (draw_np(r, lx, pool, &c->obj2, person, 0, 1)) return -1;
+            c->to_form = chance(r, 40);
+        }
+        if (c->kind == CL_VERB && chance(r, 15) && draw_place(r, lx, pool, &c->prep, &c->place, 0)) return -1;
+    }
+    }
+    if (c->obj.type == NP_PRONOUN && c->subj.type == NP_PRONOUN && lx->prons[c->obj.id].person == lx->prons[c->subj.id].person) c->obj.id = (c->obj.id + 2) % lx->n_prons;
+    // adverbs and time
+    if (c->kind == CL_VERB && chance(r, 18)) {
+        int mask = 1 << ADV_DEGREE;
+        if (c->tense == LX_PRESENT && !c->modal) mask |= 1 << ADV_FREQ | (!c->neg && !c->question ? 1 << ADV_NEVER : 0);
+        c->adv = pick_adverb(r, lx, mask);
+    }
+    if (chance(r, 12)) c->manner = pick_adverb(r, lx, 1 << ADV_MANNER);
+    if (c->kind == CL_VERB && c->question != Q_WHEN && chance(r, 35)) {
+        c->time = pick_time(r, lx, c->tense);
+        if (c->time >= 0 && c->adv >= 0 && lx->advs[c->adv].kind != ADV_DEGREE) c->time = -1; // "always … yesterday"
+    }
     return 0;
+}
+
+// One sentence: a clause, or two or three joined by a conjunction.
+static int draw_sentence(tf_rng *r, const tf_lexicon *lx, lx_sentence *s) {
+    memset(s, 0, sizeof *s);
+    np_pool pool = {0};
+    lx_clause c;
+    int n = chance(r, 55) ? 1 : chance(r, 60) ? 2 : 3;
+    if (n == 1) {
+        if (draw_clause(r, lx, &pool, &c, 0)) return -1;
+        return lx_build(s, lx, &c);
+    }
+    for (int i = 0; i < n; i++) {
+        pool.n = 0;
+        if (draw_clause(r, lx, &pool, &c, 1)) return -1;
+        if (i) {
+            const lx_conj *cj = &lx->conjs[rnd(r, lx->n_conjs)];
+            int at = en_push(s, cj->en);
+            fa_push(s, at, cj->fa, NULL, NULL);
+        }
+        if (lx_build(s, lx, &c)) return -1;
+    }
+    return 0;
+}
+
+// The default sentence, from the word lists: I really enjoy learning transformers.
+static int default_sentence(const tf_lexicon *lx, lx_sentence *s) {
+    lx_clause c;
+    clause_init(&c);
+    memset(s, 0, sizeof *s);
+    c.kind = CL_VERB;
+    c.tense = LX_PRESENT;
+    c.subj = (lx_np){NP_PRONOUN, lx_find_pronoun(lx, "I"), -1, 0, -1, -1, -1, NULL, -1, -1, NULL};
+    c.verb = lx_find_verb(lx, "enjoy", FR_AZ);
+    c.adv = lx_find_adverb(lx, "really");
+    c.obj = (lx_np){NP_GERUND, lx_find_gerund(lx, "learning"), -1, 1, -1, -1, -1, NULL, lx_find_noun(lx, "transformer"), -1, NULL};
+    if (c.subj.id < 0 || c.verb < 0 || c.adv < 0 || c.obj.id < 0 || c.obj.gerund_noun < 0) return -1;
+    return lx_build(s, lx, &c);
 }
 
 // ---------------------------------------------------------------- split and sample
-static void shuffle(int *a, int n, tf_rng *r) {
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)(tf_rng_next(r) % (uint64_t)(i + 1));
-        int t = a[i]; a[i] = a[j]; a[j] = t;
-    }
-}
-
 // Adds every word of both sides of p to the sets.
 static int add_words(strset *sw, strset *tw, const tf_pair *p) {
     const char *text[2] = {p->src, p->tgt};
     strset *set[2] = {sw, tw};
-    char buf[1024];
+    tf_err e;
     for (int side = 0; side < 2; side++) {
-        snprintf(buf, sizeof buf, "%s", text[side]);
-        char *save;
-        for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) if (strset_add(set[side], w) < 0) return -1;
+        char **w;
+        int n = tf_split_words(text[side], &w, &e);
+        if (n < 0) return -1;
+        for (int i = 0; i < n; i++) if (strset_add(set[side], w[i]) < 0) { tf_words_free(w, n); return -1; }
+        tf_words_free(w, n);
     }
     return 0;
 }
 
-// The first word of p (either side) missing from the sets, or NULL.
-static const char *missing_word(const strset *sw, const strset *tw, const tf_pair *p, char *buf, size_t cap, int *side_out) {
-    const char *text[2] = {p->src, p->tgt};
+// 1 when every word of p (either side) is in the sets; the first missing one in buf.
+static int words_known(const strset *sw, const strset *tw, const char *src, const char *tgt, char *buf, size_t cap, int *side_out) {
+    const char *text[2] = {src, tgt};
     const strset *set[2] = {sw, tw};
+    tf_err e;
     for (int side = 0; side < 2; side++) {
-        snprintf(buf, cap, "%s", text[side]);
-        char *save;
-        for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
-            if (!strset_has(set[side], w)) { *side_out = side; return w; }
+        char **w;
+        int n = tf_split_words(text[side], &w, &e);
+        if (n < 0) return 0;
+        for (int i = 0; i < n; i++)
+            if (!strset_has(set[side], w[i])) { snprintf(buf, cap, "%s", w[i]); *side_out = side; tf_words_free(w, n); return 0; }
+        tf_words_free(w, n);
     }
-    return NULL;
+    return 1;
 }
 
-static int has_word(const char *sentence_text, const char *w) {
+static int has_word(const char *text, const char *w) {
     size_t n = strlen(w);
-    for (const char *p = strstr(sentence_text, w); p; p = strstr(p + 1, w))
-        if ((p == sentence_text || p[-1] == ' ') && (p[n] == ' ' || !p[n])) return 1;
+    for (const char *p = strstr(text, w); p; p = strstr(p + 1, w))
+        if ((p == text || p[-1] == ' ') && (p[n] == ' ' || !p[n] || p[n] == '?' || !strncmp(p + n, "؟", 2))) return 1;
     return 0;
 }
 
-int tf_corpus_generate(tf_corpus *train, tf_corpus *heldout, uint64_t seed, tf_err *e) {
-    return tf_corpus_generate_n(train, heldout, seed, TF_CORPUS_TRAIN_MAX, TF_CORPUS_HELDOUT_MAX, e);
+#define HELD_SEED 0x5eed0f4e1dull // held-out sentences are drawn from their own seed
+#define HELD_ONE_IN 40            // a source sentence is held out when its hash is 0 modulo this
+
+int tf_corpus_generate(tf_corpus *train, tf_corpus *heldout, const tf_lexicon *lx, uint64_t seed, tf_err *e) {
+    return tf_corpus_generate_n(train, heldout, lx, seed, TF_CORPUS_TRAIN_MAX, TF_CORPUS_HELDOUT_MAX, e);
 }
 
-int tf_corpus_generate_n(tf_corpus *train, tf_corpus *heldout, uint64_t seed, int n_train, int n_heldout, tf_err *e) {
+int tf_corpus_generate_n(tf_corpus *train, tf_corpus *heldout, const tf_lexicon *lx, uint64_t seed, int n_train, int n_heldout,
+                         tf_err *e) {
     memset(train, 0, sizeof *train);
     memset(heldout, 0, sizeof *heldout);
-    tf_corpus all = {0};
-    int *tr = NULL, *ho = NULL, n_tr = 0, n_ho = 0, def = -1;
-    strset sw = {0}, tw = {0};
-    char buf[1024];
-    if (tf_corpus_generate_all(&all, e)) return -1;
-    tr = malloc(sizeof(int) * (size_t)all.n);
-    ho = malloc(sizeof(int) * (size_t)all.n);
-    if (!tr || !ho) goto oom;
-    // Held out: about one sentence in 40, by a hash of the source, whatever the seed.
-    for (int i = 0; i < all.n; i++) {
-        if (!strcmp(all.p[i].src, TF_CORPUS_DEFAULT_SRC)) def = i;
-        else if (fnv1a(all.p[i].src) % 40 == 0) ho[n_ho++] = i;
-        else tr[n_tr++] = i;
-    }
-    if (def < 0 || strcmp(all.p[def].tgt, TF_CORPUS_DEFAULT_TGT)) { // a broken lexicon, not a user's mistake
-        tf_corpus_free(&all); free(tr); free(ho);
-        return tf_fail(e, "the grammar does not make \"%s\" -> \"%s\"; fix src/train/lexicon.c", TF_CORPUS_DEFAULT_SRC, TF_CORPUS_DEFAULT_TGT);
-    }
+    strset seen = {0}, sw = {0}, tw = {0};
+    tf_corpus cand = {0};
+    lx_sentence *s = malloc(sizeof *s);
+    char src[2048], tgt[4096], miss[256];
     tf_rng r;
+    if (!s) goto oom;
+    if (default_sentence(lx, s)) { free(s); return tf_fail(e, "the word lists cannot make \"%s\" (I, really, enjoy, learning, transformer); restore them in assets/corpus", TF_CORPUS_DEFAULT_SRC); }
+    lx_join(s, src, sizeof src, tgt, sizeof tgt);
+    if (strcmp(src, TF_CORPUS_DEFAULT_SRC) || strcmp(tgt, TF_CORPUS_DEFAULT_TGT)) {
+        free(s);
+        return tf_fail(e, "the word lists make \"%s\" -> \"%s\", not \"%s\"; fix assets/corpus", src, tgt, TF_CORPUS_DEFAULT_TGT);
+    }
+    if (strset_add(&seen, src) < 0 || push_pair(&cand, src, tgt, s->al, s->nf)) goto oom;
+    // train: n_train new source sentences whose hash keeps them out of the held-out set
     tf_rng_seed(&r, seed);
-    shuffle(tr, n_tr, &r);
-    shuffle(ho, n_ho, &r);
-    int take = n_train < 0 ? 0 : n_tr < n_train ? n_tr : n_train;
-    for (int i = 0; i < take; i++)
-        if (push_pair(train, all.p[tr[i]].src, all.p[tr[i]].tgt, all.p[tr[i]].align, all.p[tr[i]].n_tgt) ||
-            add_words(&sw, &tw, &all.p[tr[i]])) goto oom;
-    // Held out: the default sentence first, then new combinations of words train has;
-    // a word train lacks is brought in with the first unused train sentence that has it.
-    for (int h = -1; h < n_ho && (h < 0 || heldout->n < n_heldout); h++) {
-        const tf_pair *p = &all.p[h < 0 ? def : ho[h]];
-        const char *w;
-        int ok = 1, side;
-        while ((w = missing_word(&sw, &tw, p, buf, sizeof buf, &side))) {
-            int found = -1;
-            for (int k = take; k < n_tr && found < 0; k++)
-                if (has_word(side ? all.p[tr[k]].tgt : all.p[tr[k]].src, w)) found = k;
-            if (found < 0) { ok = 0; break; }
-            int t = tr[found]; tr[found] = tr[take]; tr[take++] = t; // now used
-            const tf_pair *q = &all.p[t];
-            if (push_pair(train, q->src, q->tgt, q->align, q->n_tgt) || add_words(&sw, &tw, q)) goto oom;
-        }
-        if (!ok) {
-            if (h < 0) { tf_corpus_free(&all); free(tr); free(ho); strset_free(&sw); strset_free(&tw);
-                         tf_corpus_free(train); return tf_fail(e, "the default sentence has a word no training sentence has; fix src/train/lexicon.c"); }
-            continue;
-        }
+    for (long tries = 0; train->n < n_train && tries < 50L * n_train + 1000; tries++) {
+        if (draw_sentence(&r, lx, s)) continue;
+        lx_join(s, src, sizeof src, tgt, sizeof tgt);
+        if (fnv1a(src) % HELD_ONE_IN == 0 && !s->phrase) continue; // set phrases are learned, never held out
+        int added = strset_add(&seen, src);
+        if (added < 0) goto oom;
+        if (!added) continue;
+        if (push_pair(train, src, tgt, s->al, s->nf) || add_words(&sw, &tw, &train->p[train->n - 1])) goto oom;
+    }
+    // held out: the default sentence, then sentences of the other hash whose words train has
+    tf_rng_seed(&r, HELD_SEED);
+    for (long tries = 0; cand.n < 1 + n_heldout && tries < 200L * (n_heldout + 10); tries++) {
+        if (draw_sentence(&r, lx, s)) continue;
+        lx_join(s, src, sizeof src, tgt, sizeof tgt);
+        if (fnv1a(src) % HELD_ONE_IN || s->phrase) continue;
+        int added = strset_add(&seen, src);
+        if (added < 0) goto oom;
+        if (added && push_pair(&cand, src, tgt, s->al, s->nf)) goto oom;
+    }
+    // a word of the default sentence train lacks comes in with more training sentences that have it
+    tf_rng_seed(&r, seed ^ 0xdefau);
+    int side;
+    for (long tries = 0; !words_known(&sw, &tw, cand.p[0].src, cand.p[0].tgt, miss, sizeof miss, &side) && tries < 2000000; tries++) {
+        if (draw_sentence(&r, lx, s)) continue;
+        lx_join(s, src, sizeof src, tgt, sizeof tgt);
+        if (fnv1a(src) % HELD_ONE_IN == 0 || !has_word(side ? tgt : src, miss)) continue;
+        int added = strset_add(&seen, src);
+        if (added < 0) goto oom;
+        if (added && (push_pair(train, src, tgt, s->al, s->nf) || add_words(&sw, &tw, &train->p[train->n - 1]))) goto oom;
+    }
+    if (n_train > 0 && !words_known(&sw, &tw, cand.p[0].src, cand.p[0].tgt, miss, sizeof miss, &side)) {
+        free(s); strset_free(&seen); strset_free(&sw); strset_free(&tw); tf_corpus_free(&cand); tf_corpus_free(train);
+        return tf_fail(e, "no training sentence has \"%s\" of the default sentence; check assets/corpus", miss);
+    }
+    for (int i = 0; i < cand.n && heldout->n < 1 + n_heldout; i++) {
+        const tf_pair *p = &cand.p[i];
+        if (i && !words_known(&sw, &tw, p->src, p->tgt, miss, sizeof miss, &side)) continue;
         if (push_pair(heldout, p->src, p->tgt, p->align, p->n_tgt)) goto oom;
     }
-    tf_corpus_free(&all); free(tr); free(ho); strset_free(&sw); strset_free(&tw);
+    if (heldout->n > 1 && heldout->n > n_heldout) { // the default sentence counts
+        tf_pair *last = &heldout->p[--heldout->n];
+        free(last->src); free(last->tgt); free(last->align);
+    }
+    free(s); strset_free(&seen); strset_free(&sw); strset_free(&tw); tf_corpus_free(&cand);
     return 0;
 oom:
-    tf_corpus_free(&all); free(tr); free(ho); strset_free(&sw); strset_free(&tw);
+    free(s); strset_free(&seen); strset_free(&sw); strset_free(&tw); tf_corpus_free(&cand);
     tf_corpus_free(train); tf_corpus_free(heldout);
     return tf_fail(e, "out of memory while generating the corpus");
 }

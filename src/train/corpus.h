@@ -16,11 +16,12 @@
 // then lower-cased (tf_vocab_find) finds it; "I", "He", "Ali" stay as written.
 //
 // Usage:
-//   tf_corpus train, held; tf_err e;
-//   if (tf_corpus_generate(&train, &held, 1, &e)) ... e.msg
+//   tf_corpus train, held; tf_err e; char where[4200];
+//   tf_lexicon *lx = tf_lexicon_load("assets/corpus", where, sizeof where, &e); // NULL: where, e.msg
+//   if (tf_corpus_generate(&train, &held, lx, 1, &e)) ... e.msg
 //   char *sv = tf_corpus_vocab(&train, 0), *tv = tf_corpus_vocab(&train, 1);
 //   ... tf_model_init(&m, &cfg, sv, tv, seed, &e) ...
-//   free(sv); free(tv); tf_corpus_free(&train); tf_corpus_free(&held);
+//   free(sv); free(tv); tf_corpus_free(&train); tf_corpus_free(&held); tf_lexicon_free(lx);
 #ifndef TF_CORPUS_H
 #define TF_CORPUS_H
 
@@ -45,22 +46,44 @@ typedef struct {
 
 typedef struct { int n, cap; tf_pair *p; } tf_corpus;
 
-// The built-in English→Persian corpus: every sentence the grammar makes, or a
-// sample drawn with tf_rng from seed when there are more than
-// TF_CORPUS_TRAIN_MAX. The held-out sentences are picked by a hash of the
-// source sentence (the same for every seed), so no source sentence is in
-// both; every word of a held-out pair (either side) occurs in train; the
-// default sentence TF_CORPUS_DEFAULT_SRC -> TF_CORPUS_DEFAULT_TGT is always
-// heldout's first pair. Pairs are in random order. Returns 0 or -1 (out of memory).
-int tf_corpus_generate(tf_corpus *train, tf_corpus *heldout, uint64_t seed, tf_err *e);
-// The same with other sizes: about n_train training pairs (a few more when
-// held-out words must be brought into train) and at most n_heldout held-out
-// ones (the default sentence always, even when n_heldout is 0).
-int tf_corpus_generate_n(tf_corpus *train, tf_corpus *heldout, uint64_t seed, int n_train, int n_heldout, tf_err *e);
+// ---------------------------------------------------------------- the word lists
+// The lexicon and the grammar's word lists: assets/corpus/*.tsv (nouns,
+// verbs with their Persian stems, adjectives, names, pronouns and person
+// endings, determiners, prepositions, adverbs, times, set phrases,
+// conjunctions, gerunds), one entry a line, tab-separated, each file's
+// columns described in its header comment. The caller finds the folder
+// (src/train does not look for files).
+typedef struct tf_lexicon tf_lexicon;
+// Reads every list in dir. NULL on error: where gets "dir/file.tsv:LINE"
+// (or the file, or dir), e->msg what is wrong and what to do.
+tf_lexicon *tf_lexicon_load(const char *dir, char *where, size_t where_len, tf_err *e);
+// The same from memory, one list at a time (file: 0 nouns.tsv … 11
+// gerunds.tsv, in the order of tf_lexicon_file), nouns first: they define
+// the classes the others name. On error *line is the 1-based line (0: the
+// whole file). Used by tf_lexicon_load and the fuzzer.
+tf_lexicon *tf_lexicon_new(void);
+int tf_lexicon_parse(tf_lexicon *lx, int file, const char *text, size_t len, int *line, tf_err *e);
+const char *tf_lexicon_file(int file); // "nouns.tsv", …; NULL past the last
+void tf_lexicon_free(tf_lexicon *lx);
+typedef struct { int nouns, verbs, verb_bases, adjectives, names, phrases, classes; } tf_lexicon_info;
+void tf_lexicon_info_get(const tf_lexicon *lx, tf_lexicon_info *info);
 
-// Every sentence pair the grammar makes (each source sentence once), in a
-// fixed order: what tf_corpus_generate samples from. Returns 0 or -1.
-int tf_corpus_generate_all(tf_corpus *all, tf_err *e);
+// ---------------------------------------------------------------- generating
+// The built-in English→Persian corpus: sentences drawn with tf_rng from
+// seed (clauses of present, progressive, past, future and perfect verbs,
+// negated, asked, commanded, "be" with adjectives, nouns and places, set
+// phrases; joined with and/but/because; 1 to 30+ English words). Held-out
+// sentences are drawn from a seed of their own and picked by a hash of the
+// source sentence, so no source sentence is in both and the held-out set is
+// the same for every seed; every word of a held-out pair (either side)
+// occurs in train; the default sentence TF_CORPUS_DEFAULT_SRC ->
+// TF_CORPUS_DEFAULT_TGT is always heldout's first pair. Returns 0 or -1
+// (out of memory, or word lists that cannot make the default sentence).
+int tf_corpus_generate(tf_corpus *train, tf_corpus *heldout, const tf_lexicon *lx, uint64_t seed, tf_err *e);
+// The same with other sizes: n_train training pairs and at most n_heldout
+// held-out ones (the default sentence always, even when n_heldout is 0).
+int tf_corpus_generate_n(tf_corpus *train, tf_corpus *heldout, const tf_lexicon *lx, uint64_t seed, int n_train,
+                         int n_heldout, tf_err *e);
 
 // TSV: one pair per line: source<TAB>target[<TAB>alignment], alignment =
 // space-separated ints (one per target word, -1 allowed; without the column

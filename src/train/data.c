@@ -6,10 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Words of s as ids into ids[*k...]; -1 (with the word in e) if one is unknown.
-static int words_to_ids(const tf_vocab *v, const char *s, const char *side, int *ids, int *k, int cap, tf_err *e) {
+// Tokens of s (words, or pieces with merges) as ids into ids[*k...]; -1
+// (with the token in e) if one is unknown.
+static int words_to_ids(const tf_vocab *v, const tf_bpe *b, const char *s, const char *side, int *ids, int *k, int cap, tf_err *e) {
     char **w = NULL;
-    int n = tf_split_words(s, &w, e);
+    int n = tf_tokens(b, s, &w, e);
     if (n < 0) return -1;
     for (int i = 0; i < n; i++) {
         int id = tf_vocab_find(v, w[i]);
@@ -36,8 +37,8 @@ int tf_dataset_build(tf_dataset *d, const tf_corpus *c, const tf_model *m, int *
     for (int i = 0; i < c->n; i++) {
         int *src = d->ids + (size_t)i * 3 * L, *tin = src + L, *tout = tin + L, S = 0, T = 1;
         tin[0] = m->tgt_vocab.bos;
-        if (words_to_ids(&m->src_vocab, c->p[i].src, "source", src, &S, L - cf->src_append_eos, e) < 0 ||
-            words_to_ids(&m->tgt_vocab, c->p[i].tgt, "target", tin, &T, L, e) < 0) {
+        if (words_to_ids(&m->src_vocab, &m->src_bpe, c->p[i].src, "source", src, &S, L - cf->src_append_eos, e) < 0 ||
+            words_to_ids(&m->tgt_vocab, &m->tgt_bpe, c->p[i].tgt, "target", tin, &T, L, e) < 0) {
             *bad_pair = i;
             tf_dataset_free(d);
             return -1;
@@ -167,43 +168,73 @@ int tf_eval_exact(const tf_model *m, const tf_dataset *d, int threads, tf_err *e
     return right;
 }
 
+// The word each token of s belongs to (words split into pieces by b):
+// word_of (cap) gets it; returns the number of tokens, -1 on error.
+static int word_of_tokens(const tf_bpe *b, const char *s, int *word_of, int cap) {
+    char **w;
+    int n = tf_split_words(s, &w, NULL), k = 0;
+    if (n < 0) return -1;
+    for (int i = 0; i < n; i++) {
+        int np = 1;
+        if (b && b->n) {
+            char **p;
+            np = tf_bpe_word(b, w[i], &p, NULL);
+            if (np < 0) { tf_words_free(w, n); return -1; }
+            tf_words_free(p, np);
+        }
+        for (int j = 0; j < np; j++, k++) if (k < cap) word_of[k] = i;
+    }
+    tf_words_free(w, n);
+    return k;
+}
+
 int tf_align_eval(const tf_model *m, const tf_corpus *c, const tf_dataset *d, double *acc) {
     const tf_config *cf = &m->cfg;
-    int H = cf->H, n_acc = cf->L_dec * (H + 1) * 2, words = 0;
+    int H = cf->H, n_acc = cf->L_dec * (H + 1) * 2, words = 0, L = cf->max_len;
     long *hits = calloc((size_t)n_acc, sizeof *hits);
+    int *src_word_of = malloc(sizeof(int) * (size_t)L), *tgt_word_of = malloc(sizeof(int) * (size_t)L);
     tf_acts a;
-    if (!hits || tf_acts_alloc(&a, cf, cf->max_len, cf->max_len, NULL)) { free(hits); return -1; }
+    if (!hits || !src_word_of || !tgt_word_of || tf_acts_alloc(&a, cf, L, L, NULL)) {
+        free(hits); free(src_word_of); free(tgt_word_of);
+        return -1;
+    }
     for (int i = 0; i < d->n && i < c->n; i++) {
         const tf_pair *p = &c->p[i];
         const tf_example *x = &d->ex[i];
         if (!p->align) continue;
+        // tokens to words: a word-level model's token i is word i; pieces map to their word
+        int ns = word_of_tokens(&m->src_bpe, p->src, src_word_of, L), nt = word_of_tokens(&m->tgt_bpe, p->tgt, tgt_word_of, L);
+        if (ns < 0 || nt < 0 || ns > L || nt > L) continue;
+        for (int k = ns; k < x->S; k++) src_word_of[k] = -2; // <eos>
         tf_encode(&a, m, x->src, x->S);
         tf_decode(&a, m, x->tgt, x->T);
-        for (int w = 0; w < p->n_tgt && w < x->T - 1; w++) {
+        for (int t = 0; t < nt && t < x->T - 1; t++) { // target token t, of target word tgt_word_of[t]
+            int w = tgt_word_of[t];
+            if (w < 0 || w >= p->n_tgt) continue;
             int src_word = p->align[w];
-            if (src_word < 0 || src_word >= x->S) continue;
+            if (src_word < 0) continue;
             words++;
             for (int l = 0; l < cf->L_dec; l++)
                 for (int reading = 0; reading < 2; reading++) {
-                    int row = w + reading, best_mean = 0;
+                    int row = t + reading, best_mean = 0;
                     float mean_best = -1.0f;
                     for (int j = 0; j < x->S; j++) {
                         float sum = 0.0f;
                         for (int h = 0; h < H; h++) sum += a.dec[l].cross_attn.weights[((size_t)h * x->T + row) * x->S + j];
                         if (sum > mean_best) { mean_best = sum; best_mean = j; }
                     }
-                    hits[(l * (H + 1) + H) * 2 + reading] += best_mean == src_word;
+                    hits[(l * (H + 1) + H) * 2 + reading] += src_word_of[best_mean] == src_word;
                     for (int h = 0; h < H; h++) {
                         const float *r = a.dec[l].cross_attn.weights + ((size_t)h * x->T + row) * x->S;
                         int best = 0;
                         for (int j = 1; j < x->S; j++) if (r[j] > r[best]) best = j;
-                        hits[(l * (H + 1) + h) * 2 + reading] += best == src_word;
+                        hits[(l * (H + 1) + h) * 2 + reading] += src_word_of[best] == src_word;
                     }
                 }
         }
     }
     for (int k = 0; k < n_acc; k++) acc[k] = words ? (double)hits[k] / words : 0.0;
-    free(hits);
+    free(hits); free(src_word_of); free(tgt_word_of);
     tf_acts_free(&a);
     return words;
 }

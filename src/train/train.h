@@ -95,8 +95,9 @@ int tf_eval_exact(const tf_model *m, const tf_dataset *d, int threads, tf_err *e
 // How well cross-attention aligns target words with their source words, for
 // pairs whose alignment the corpus gives (c->p[i].align, d built from c).
 // Teacher-forced runs; for each decoder layer l and head h (h = H: the mean
-// of the heads), the share of aligned target words whose row of the
-// cross-attention weights peaks at their source word. Row of word w: w when
+// of the heads), the share of aligned target tokens whose row of the
+// cross-attention weights peaks at their source word (with subword pieces:
+// at a piece of it; every piece of a target word counts). Row of word w: w when
 // predicting (the row that outputs it), w + 1 when reading (the row whose
 // input it is). acc has L_dec · (H+1) · 2 entries: [(l·(H+1) + h)·2 + reading].
 // Returns the number of aligned words counted.
@@ -105,6 +106,38 @@ int tf_align_eval(const tf_model *m, const tf_corpus *c, const tf_dataset *d, do
 // Greedy decoding of src (S ids) into out (at most max ids, <eos> not
 // included); a is a workspace of max_len tokens. Returns the length.
 int tf_greedy(tf_acts *a, const tf_model *m, const int *src, int S, int *out, int max);
+
+// ---------------------------------------------------------------- evaluation (eval.c)
+// Exact match and token accuracy of greedy translations, overall and by the
+// number of source words: 1–5, 6–10, 11–15, 16–20, 21–30, 31+.
+#define TF_EVAL_BUCKETS 6
+typedef struct {
+    int n, exact;      // pairs; pairs whose output equals the reference word for word
+    long ref_words;    // words of the references
+    long right_words;  // output words equal to the reference word at the same position
+} tf_eval_bucket;
+typedef struct {
+    tf_eval_bucket all, by_len[TF_EVAL_BUCKETS];
+    int too_long;      // sources longer than the model's max_len (counted as wrong)
+} tf_eval_result;
+int tf_eval_bucket_of(int source_words);
+const char *tf_eval_bucket_name(int bucket); // "1-5", …, "31+"
+// Translates every source of c greedily (words the model lacks read as
+// <unk>; pieces joined back into words) and compares with the target.
+// outputs (c->n entries, or NULL) get the translations (malloc'd; NULL for a
+// source too long). Returns 0, or -1 when out of memory.
+int tf_eval_corpus(const tf_model *m, const tf_corpus *c, int threads, tf_eval_result *r, char **outputs, tf_err *e);
+
+// ---------------------------------------------------------------- subword merges (bpe.c)
+// Learns up to n_merges byte-pair merges (paper §5.1) from the words of one
+// side of c (0 source, 1 target): "a b" lines in the order learned, for
+// tf_bpe_parse. malloc'd; NULL with e filled (out of memory, nothing to merge).
+char *tf_bpe_learn(const tf_corpus *c, int side, int n_merges, tf_err *e);
+// The vocabulary of a subword model for one side: "<pad>\n<unk>\n<bos>\n<eos>",
+// every piece the corpus splits into, every character as "x" and "x@@" and
+// every symbol a merge makes: any word of those characters has known pieces.
+// malloc'd; NULL when out of memory.
+char *tf_bpe_vocab(const tf_corpus *c, int side, const tf_bpe *b);
 
 // ---------------------------------------------------------------- pieces (backward.c)
 // Label-smoothed cross-entropy of one sentence from logits (T,V): returns the

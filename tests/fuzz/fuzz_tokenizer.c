@@ -1,6 +1,9 @@
 // fuzz_tokenizer.c — UTF-8 checking, word splitting, vocabularies and a whole
 // run on a tiny model, on any bytes. The first byte picks what the rest is:
-// a source sentence, a target sentence, or a vocabulary.
+// a source sentence, a target sentence, or a vocabulary; 0xFF: subword
+// merges, then a blank line, then a sentence: an error is one line; merges
+// it accepts split every word into non-empty pieces of valid UTF-8 that
+// join back into exactly the sentence's words.
 #include "fuzz.h"
 
 #include <math.h>
@@ -39,8 +42,61 @@ static void check_words(const char *s, char **w, int n) {
     }
 }
 
+static void fuzz_merges(const char *s) {
+    const char *cut = strstr(s, "\n\n");
+    size_t ml = cut ? (size_t)(cut - s) : strlen(s);
+    char *merges = malloc(ml + 1);
+    FUZZ_CHECK(merges);
+    memcpy(merges, s, ml);
+    merges[ml] = 0;
+    const char *sentence = cut ? cut + 2 : "lower newer";
+    tf_bpe b;
+    tf_err e;
+    if (tf_bpe_parse(&b, merges, "src_merges", &e)) {
+        fuzz_check_message(e.msg);
+        FUZZ_CHECK(b.n == 0);
+        free(merges);
+        return;
+    }
+    FUZZ_CHECK(b.n > 0);
+    for (int r = 0; r < b.n; r++) { // every merge finds itself
+        char *pair = strdup(b.line[r]), *sp = pair ? strchr(pair, ' ') : NULL;
+        FUZZ_CHECK(sp);
+        *sp = 0;
+        FUZZ_CHECK(tf_bpe_rank(&b, pair, sp + 1) == r);
+        free(pair);
+    }
+    char **w = NULL, **t = NULL;
+    int nw = tf_split_words(sentence, &w, &e);
+    int nt = tf_tokens(&b, sentence, &t, &e);
+    FUZZ_CHECK((nw < 0) == (nt < 0));
+    if (nw >= 0) {
+        FUZZ_CHECK(nt >= nw);
+        for (int i = 0; i < nt; i++) {
+            size_t bad;
+            FUZZ_CHECK(t[i][0] && strcmp(t[i], "@@"));
+            FUZZ_CHECK(tf_utf8_check(t[i], strlen(t[i]), &bad) == 0);
+        }
+        char *joined = tf_join_tokens(t, nt), *words = tf_join_tokens(w, nw);
+        FUZZ_CHECK(joined && words);
+        // pieces join back into the words (unless a word itself ends in "@@")
+        if (!strstr(sentence, "@@")) FUZZ_CHECK(!strcmp(joined, words));
+        free(joined); free(words);
+        tf_words_free(w, nw);
+        tf_words_free(t, nt);
+    }
+    tf_bpe_free(&b);
+    free(merges);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
+    if (data[0] == 0xFF) {
+        char *s = fuzz_cstr(data + 1, size - 1);
+        fuzz_merges(s);
+        free(s);
+        return 0;
+    }
     int mode = data[0] % 3;
     char *s = fuzz_cstr(data + 1, size - 1);
     size_t len = strlen(s), bad = 0;

@@ -1,0 +1,80 @@
+// eval_cmd.c — `tviz eval`: how well a model translates a corpus file, by
+// source length, so models can be compared on the same held-out file.
+#include "cli.h"
+#include "../train/train.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *eval_help =
+    "Usage: tviz eval [--model M] [--threads N] [--show] FILE.tsv\n"
+    "Translates every source sentence of FILE (source<TAB>target[<TAB>alignment], as tviz corpus\n"
+    "writes) greedily and compares the output with the target, word for word:\n"
+    "  exact match     the share of sentences translated exactly\n"
+    "  token accuracy  the share of target words the output has at the same position\n"
+    "overall and by the number of source words (1-5, 6-10, 11-15, 16-20, 21-30, 31+).\n"
+    "Pieces of a subword model are joined back into words first. --show prints every\n"
+    "sentence translated wrongly with the output and the reference. Default model: " IO_DEFAULT_MODEL ".\n";
+
+static void row(const char *name, const tf_eval_bucket *b) {
+    if (!b->n) { printf("%-12s %7d %14s %16s\n", name, 0, "-", "-"); return; }
+    printf("%-12s %7d %13.1f%% %15.1f%%\n", name, b->n, 100.0 * b->exact / b->n, b->ref_words ? 100.0 * (double)b->right_words / (double)b->ref_words : 0.0);
+}
+
+int cmd_eval(int argc, char **argv) {
+    const char *model = IO_DEFAULT_MODEL, *file = NULL, *threads_s = NULL;
+    int show = 0;
+    long threads = omp_get_num_procs();
+    for (int i = 1; i < argc; i++) {
+        int k;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(eval_help, stdout); return 0; }
+        if (!strcmp(argv[i], "--show")) { show = 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--model", NULL, &model))) { if (k < 0) return 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--threads", NULL, &threads_s))) { if (k < 0 || cli_whole("--threads", threads_s, 1, 256, &threads)) return 1; continue; }
+        if (argv[i][0] == '-' && argv[i][1]) return io_error(argv[i], "unknown option for 'eval'; see tviz eval --help");
+        if (file) return io_error(argv[i], "one corpus file at a time; see tviz eval --help");
+        file = argv[i];
+    }
+    if (!file) return io_error("eval", "needs a corpus file (source<TAB>target per line), e.g. tests/fixtures/everyday.tsv");
+    tf_corpus c;
+    tf_err e;
+    int line = 0;
+    if (tf_corpus_read(&c, file, &line, &e)) {
+        if (line > 0) {
+            char where[4200];
+            snprintf(where, sizeof where, "%s:%d", file, line);
+            return io_error(where, "%s", e.msg);
+        }
+        return io_error(file, "%s", e.msg);
+    }
+    tf_model m;
+    char path[4096];
+    if (io_load_model(&m, model, path, sizeof path)) { tf_corpus_free(&c); return 1; }
+    char **out = calloc((size_t)c.n, sizeof *out);
+    tf_eval_result r;
+    int rc = 0;
+    if (!out || tf_eval_corpus(&m, &c, (int)threads, &r, out, &e)) rc = io_error("eval", "%s", out ? e.msg : "out of memory");
+    if (!rc) {
+        if (show)
+            for (int i = 0; i < c.n; i++) {
+                char **g, **w;
+                int ng = out[i] ? tf_split_words(out[i], &g, NULL) : -1, nw = tf_split_words(c.p[i].tgt, &w, NULL), same = ng == nw;
+                for (int k = 0; same && k < nw; k++) same = !strcmp(g[k], w[k]);
+                if (!same) printf("wrong: %s\n  got:  %s\n  want: %s\n", c.p[i].src, out[i] ? out[i] : "(longer than the model's max_len)", c.p[i].tgt);
+                if (ng > 0) tf_words_free(g, ng);
+                if (nw > 0) tf_words_free(w, nw);
+            }
+        printf("%s on %s: %d sentence pairs\n", path, file, c.n);
+        printf("%-12s %7s %14s %16s\n", "source words", "pairs", "exact match", "token accuracy");
+        for (int b = 0; b < TF_EVAL_BUCKETS; b++) if (b < 5 || r.by_len[b].n) row(tf_eval_bucket_name(b), &r.by_len[b]);
+        row("all", &r.all);
+        if (r.too_long) printf("(%d source sentences longer than the model's max_len %d counted as wrong)\n", r.too_long, m.cfg.max_len);
+    }
+    for (int i = 0; out && i < c.n; i++) free(out[i]);
+    free(out);
+    tf_model_free(&m);
+    tf_corpus_free(&c);
+    return rc;
+}
