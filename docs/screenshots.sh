@@ -21,5 +21,5 @@ DISPLAY=$D "$TVIZ" --size 1440x900 --lang fa --keys "N" --screenshot docs/window
 "$TVIZ" export --model worked-example --view pe-curves --width 900 -o docs/pe-curves.png
 # diagrams for Persian and Arabic slides: an arithmetic card and all heads
 "$TVIZ" export --lang fa --stage dec.1.cross_attn.head.3.weights --view arithmetic --cell 3,2 --width 900 -o docs/card-fa.png
-"$TVIZ" export --lang ar --stage dec.1.cross_attn.head.3.weights --view heads --width 900 -o docs/heads-ar.png
+"$TVIZ" export --lang ar --stage dec.1.cross_attn.head.3.weights --view heads -o docs/heads-ar.png
 echo "docs: pictures remade"
