@@ -179,6 +179,15 @@ static void fa_words(lx_sentence *s, int al, const char *w) {
     for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) fa_push(s, al, t, NULL, NULL);
 }
 
+// A time phrase's Persian words, each aligned to its English word (from the first at i_time).
+static void fa_time(lx_sentence *s, const lx_time *t, int i_time) {
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", t->fa);
+    char *save;
+    int k = 0;
+    for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save), k++) fa_push(s, i_time + t->al[k], w, NULL, NULL);
+}
+
 static char *fa_last(lx_sentence *s) { return s->fa[s->nf ? s->nf - 1 : 0]; }
 
 // Where the English words of a noun phrase went.
@@ -385,14 +394,7 @@ static void build_verb(lx_sentence *s, const tf_lexicon *lx, const lx_clause *c)
     if (q == Q_YESNO) fa_push(s, i_aux, "آیا", NULL, NULL);
     if (imp && c->please) fa_push(s, i_please, "لطفاً", NULL, NULL);
     if (!imp) np_fa(s, lx, &c->subj, 0, 0, &sa, &spp, &sro);
-    if (c->time >= 0) {
-        const lx_time *t = &lx->times[c->time];
-        char buf[256];
-        snprintf(buf, sizeof buf, "%s", t->fa);
-        char *save;
-        int k = 0;
-        for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save), k++) fa_push(s, i_time + t->al[k], w, NULL, NULL);
-    }
+    if (c->time >= 0) fa_time(s, &lx->times[c->time], i_time);
     if (q == Q_WHEN) fa_push(s, i_wh, "کی", NULL, NULL);
     if (q == Q_WHY) fa_push(s, i_wh, "چرا", NULL, NULL);
     if (c->tense == LX_PROGRESSIVE && !c->neg && !c->modal && !imp) fa_push(s, i_aux, "دار", p->end_pres, NULL);
@@ -476,14 +478,7 @@ static void build_be(lx_sentence *s, const tf_lexicon *lx, const lx_clause *c) {
 
     if (q) fa_push(s, i_will >= 0 ? i_will : i_be, "آیا", NULL, NULL);
     np_fa(s, lx, &c->subj, 0, 0, &sa, &spp, &sro);
-    if (c->time >= 0) {
-        const lx_time *t = &lx->times[c->time];
-        char buf[256];
-        snprintf(buf, sizeof buf, "%s", t->fa);
-        char *save;
-        int k = 0;
-        for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save), k++) fa_push(s, i_time + t->al[k], w, NULL, NULL);
-    }
+    if (c->time >= 0) fa_time(s, &lx->times[c->time], i_time);
     if (c->kind == CL_BE_ADJ) fa_words(s, i_pred, lx->adjs[c->adj].fa);
     else if (c->kind == CL_BE_NOUN) fa_words(s, i_pred, lx->nouns[c->obj.id].fa);
     else { fa_push(s, i_prep, lx->preps[c->prep].fa, NULL, NULL); np_fa(s, lx, &c->place, 0, 0, &pa, &ppp, &pro); }
@@ -1006,6 +1001,15 @@ static int cp_at(const unsigned char *s, uint32_t *cp) {
     return 4;
 }
 
+const char *tf_next_line(const char *text, size_t len, size_t *at, size_t *n) {
+    const char *s = text + *at;
+    const char *nl = memchr(s, '\n', len - *at);
+    *n = nl ? (size_t)(nl - s) : len - *at;
+    *at += *n + (nl ? 1 : 0);
+    if (*n && s[*n - 1] == '\r') (*n)--;
+    return s;
+}
+
 int tf_corpus_parse(tf_corpus *c, const char *text, size_t len, int *line, tf_err *e) {
     memset(c, 0, sizeof *c);
     *line = 0;
@@ -1015,11 +1019,8 @@ int tf_corpus_parse(tf_corpus *c, const char *text, size_t len, int *line, tf_er
     int ln = 0;
     while (at < len) {
         ln++;
-        const char *s = text + at;
-        const char *nl = memchr(s, '\n', len - at);
-        size_t n = nl ? (size_t)(nl - s) : len - at;
-        at += n + (nl ? 1 : 0);
-        if (n && s[n - 1] == '\r') n--;
+        size_t n;
+        const char *s = tf_next_line(text, len, &at, &n);
         *line = ln;
         if (n > TF_CORPUS_MAX_LINE) {
             tf_fail(e, "the line is %zu bytes long, more than %d; split it or shorten it", n, TF_CORPUS_MAX_LINE);

@@ -95,6 +95,10 @@ int tf_corpus_generate_n(tf_corpus *train, tf_corpus *heldout, const tf_lexicon 
 int tf_corpus_read(tf_corpus *c, const char *path, int *line, tf_err *e);
 // The same from memory (text of len bytes, NUL bytes allowed and rejected).
 int tf_corpus_parse(tf_corpus *c, const char *text, size_t len, int *line, tf_err *e);
+// The line of text (len bytes) starting at *at: returns it, its length
+// without "\n" or "\r\n" in *n, and moves *at past it. (The corpus and the
+// word lists read their files with it.)
+const char *tf_next_line(const char *text, size_t len, size_t *at, size_t *n);
 
 // The TSV text of c (malloc'd, alignment column always written), for
 // io_write_file. Returns 0, or -1 when out of memory.

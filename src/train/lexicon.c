@@ -326,11 +326,8 @@ int tf_lexicon_parse(tf_lexicon *lx, int file, const char *text, size_t len, int
     int ln = 0, entries = 0;
     while (at < len) {
         ln++;
-        const char *s = text + at;
-        const char *nl = memchr(s, '\n', len - at);
-        size_t n = nl ? (size_t)(nl - s) : len - at;
-        at += n + (nl ? 1 : 0);
-        if (n && s[n - 1] == '\r') n--;
+        size_t n;
+        const char *s = tf_next_line(text, len, &at, &n);
         *line = ln;
         if (n == 0 || s[0] == '#') continue;
         if (n >= sizeof buf) return tf_fail(e, "the line is %zu bytes long, more than %zu; shorten it", n, sizeof buf - 1);
