@@ -450,6 +450,14 @@ static void test_shipped_translator(void **s) {
     tf_corpus held;
     if (tf_corpus_read(&held, "assets/models/en-fa.heldout.tsv", &line, &e)) fail_msg("en-fa.heldout.tsv:%d: %s", line, e.msg);
     assert_true(held.n >= 1000);
+    int all_n = held.n;
+#if defined(__SANITIZE_ADDRESS__)
+    // Under the sanitizers (ten times slower) the same checks on every 8th pair,
+    // the default sentence first; the normal build measures all of them.
+    int kept = 0;
+    for (int i = 0; i < all_n; i += 8, kept++) { tf_pair p = held.p[kept]; held.p[kept] = held.p[i]; held.p[i] = p; }
+    held.n = kept;
+#endif
     tf_dataset d;
     int bad;
     assert_int_equal(tf_dataset_build(&d, &held, &m, &bad, &e), 0);
@@ -491,6 +499,7 @@ static void test_shipped_translator(void **s) {
     assert_true(best >= 0.85);
     free(acc);
     tf_dataset_free(&d);
+    held.n = all_n;
     tf_corpus_free(&held);
     tf_model_free(&m);
 }

@@ -11,6 +11,8 @@
 
 typedef float v8 __attribute__((vector_size(32), aligned(4), may_alias));
 
+#define splat(a) ((v8){(a), (a), (a), (a), (a), (a), (a), (a)}) // a: a plain load, evaluated once per lane
+
 // y (n) += a · x (n)
 static inline __attribute__((always_inline)) void axpy(float *y, float a, const float *x, int n) {
     v8 av = {a, a, a, a, a, a, a, a};
@@ -35,16 +37,75 @@ __attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
 static void linear_backward(float *dx, float *dw, float *db, const float *dout, const float *x, const float *w,
                             int T, int n_in, int n_out) {
-    for (int t = 0; t < T; t++) {
-        const float *dy = dout + (size_t)t * n_out, *xt = x + (size_t)t * n_in;
-        float *dxt = dx ? dx + (size_t)t * n_in : NULL;
-        for (int o = 0; o < n_out; o++) {
-            float g = dy[o];
-            if (g == 0.0f) continue; // ReLU and masks make many exact zeros
-            if (dxt) axpy(dxt, g, w + (size_t)o * n_in, n_in);
-            axpy(dw + (size_t)o * n_in, g, xt, n_in);
-            if (db) db[o] += g;
+    if (db)
+        for (int t = 0; t < T; t++)
+            for (int o = 0; o < n_out; o++) db[o] += dout[(size_t)t * n_out + o];
+    // dW: tiles of 4 rows × 16 columns summed over every token in registers,
+    // then added once (the weights are written once per call, not per token)
+    int o = 0;
+    for (; o + 4 <= n_out; o += 4) {
+        int i = 0;
+        for (; i + 16 <= n_in; i += 16) {
+            v8 a0 = {0}, a1 = {0}, b0 = {0}, b1 = {0}, c0 = {0}, c1 = {0}, d0 = {0}, d1 = {0};
+            for (int t = 0; t < T; t++) {
+                const float *xt = x + (size_t)t * n_in + i, *g = dout + (size_t)t * n_out + o;
+                v8 x0 = *(const v8 *)xt, x1 = *(const v8 *)(xt + 8), gk;
+                gk = splat(g[0]); a0 += gk * x0; a1 += gk * x1;
+                gk = splat(g[1]); b0 += gk * x0; b1 += gk * x1;
+                gk = splat(g[2]); c0 += gk * x0; c1 += gk * x1;
+                gk = splat(g[3]); d0 += gk * x0; d1 += gk * x1;
+            }
+            float *r = dw + (size_t)o * n_in + i;
+            *(v8 *)r += a0; *(v8 *)(r + 8) += a1; r += n_in;
+            *(v8 *)r += b0; *(v8 *)(r + 8) += b1; r += n_in;
+            *(v8 *)r += c0; *(v8 *)(r + 8) += c1; r += n_in;
+            *(v8 *)r += d0; *(v8 *)(r + 8) += d1;
         }
+        for (; i < n_in; i++)
+            for (int k = 0; k < 4; k++) {
+                float sum = 0.0f;
+                for (int t = 0; t < T; t++) sum += dout[(size_t)t * n_out + o + k] * x[(size_t)t * n_in + i];
+                dw[(size_t)(o + k) * n_in + i] += sum;
+            }
+    }
+    for (; o < n_out; o++)
+        for (int t = 0; t < T; t++) {
+            float g = dout[(size_t)t * n_out + o];
+            if (g != 0.0f) axpy(dw + (size_t)o * n_in, g, x + (size_t)t * n_in, n_in);
+        }
+    if (!dx) return;
+    // dx: tiles of 4 tokens × 16 columns summed over every output in registers
+    int t = 0;
+    for (; t + 4 <= T; t += 4) {
+        const float *g = dout + (size_t)t * n_out;
+        int i = 0;
+        for (; i + 16 <= n_in; i += 16) {
+            v8 a0 = {0}, a1 = {0}, b0 = {0}, b1 = {0}, c0 = {0}, c1 = {0}, d0 = {0}, d1 = {0};
+            for (int k = 0; k < n_out; k++) {
+                const float *wk = w + (size_t)k * n_in + i;
+                v8 w0 = *(const v8 *)wk, w1 = *(const v8 *)(wk + 8), gk;
+                gk = splat(g[k]); a0 += gk * w0; a1 += gk * w1;
+                gk = splat(g[n_out + k]); b0 += gk * w0; b1 += gk * w1;
+                gk = splat(g[2 * (size_t)n_out + k]); c0 += gk * w0; c1 += gk * w1;
+                gk = splat(g[3 * (size_t)n_out + k]); d0 += gk * w0; d1 += gk * w1;
+            }
+            float *r = dx + (size_t)t * n_in + i;
+            *(v8 *)r += a0; *(v8 *)(r + 8) += a1; r += n_in;
+            *(v8 *)r += b0; *(v8 *)(r + 8) += b1; r += n_in;
+            *(v8 *)r += c0; *(v8 *)(r + 8) += c1; r += n_in;
+            *(v8 *)r += d0; *(v8 *)(r + 8) += d1;
+        }
+        for (; i < n_in; i++)
+            for (int q = 0; q < 4; q++) {
+                float sum = 0.0f;
+                for (int k = 0; k < n_out; k++) sum += g[(size_t)q * n_out + k] * w[(size_t)k * n_in + i];
+                dx[(size_t)(t + q) * n_in + i] += sum;
+            }
+    }
+    for (; t < T; t++) {
+        const float *g = dout + (size_t)t * n_out;
+        for (int k = 0; k < n_out; k++)
+            if (g[k] != 0.0f) axpy(dx + (size_t)t * n_in, g[k], w + (size_t)k * n_in, n_in);
     }
 }
 
