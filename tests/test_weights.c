@@ -204,7 +204,10 @@ static void broken_bytes(void **state) {
 
 typedef struct { const char *file, *phrase; void (*mutate)(sfile *); } breakage;
 
-static void m_dtype(sfile *f) { cJSON_ReplaceItemInObject(cJSON_GetObjectItem(f->header, "src_embed.weight"), "dtype", cJSON_CreateString("F16")); }
+static void m_dtype(sfile *f) { cJSON_ReplaceItemInObject(cJSON_GetObjectItem(f->header, "src_embed.weight"), "dtype", cJSON_CreateString("BF16")); }
+static void m_f16_bytes(sfile *f) { cJSON_ReplaceItemInObject(cJSON_GetObjectItem(f->header, "src_embed.weight"), "dtype", cJSON_CreateString("F16")); }
+static void m_step(sfile *f) { set_meta(f, "train_step", "-5"); }
+static void m_exact(sfile *f) { set_meta(f, "heldout_exact", "1.5"); }
 static void m_shape(sfile *f) {
     cJSON *s = cJSON_GetObjectItem(cJSON_GetObjectItem(f->header, "encoder.layers.0.linear1.weight"), "shape");
     cJSON_ReplaceItemInArray(s, 0, cJSON_CreateNumber(8));
@@ -244,7 +247,10 @@ static void m_shared_mismatch(sfile *f) { cJSON_DeleteItemFromObject(f->header, 
 static void broken_headers(void **state) {
     (void)state;
     const breakage cases[] = {
-        {"dtype", "F32 only", m_dtype},
+        {"dtype", "is BF16; tviz reads F32 and F16", m_dtype},
+        {"f16bytes", "its shape needs", m_f16_bytes},
+        {"trainstep", "\"train_step\" is -5", m_step},
+        {"heldout", "a fraction from 0 to 1", m_exact},
         {"shape", "has shape [8, 16] but the config", m_shape},
         {"missing", "\"decoder.layers.0.norm3.bias\" is missing", m_missing},
         {"offsets", "truncated", m_offsets_out},
@@ -282,6 +288,67 @@ static void broken_headers(void **state) {
     if (tf_model_load(&m, sfile_write(&f, "rewritten.safetensors"), &e)) fail_msg("%s", e.msg);
     tf_model_free(&m);
     sfile_free(&f);
+}
+
+// Half precision: every one of the 65,536 bit patterns widens and narrows
+// back to itself, rounding is to nearest even, and a model saved as F16 loads
+// within half a unit in the last place of every weight, its training record kept.
+static void half_precision(void **state) {
+    (void)state;
+    for (uint32_t h = 0; h < 0x10000; h++) {
+        float f = tf_f16_to_f32((uint16_t)h);
+        if (isnan(f)) { assert_true((h & 0x7c00) == 0x7c00 && (h & 0x3ff)); continue; }
+        assert_int_equal(tf_f32_to_f16(f), h);
+    }
+    const struct { float f; uint16_t h; } known[] = {
+        {1.0f, 0x3c00}, {-2.0f, 0xc000}, {65504.0f, 0x7bff}, {65520.0f, 0x7c00}, {0.1f, 0x2e66},
+        {5.9604645e-8f, 0x0001}, {2.9802322e-8f, 0x0000}, {1.0009765625f, 0x3c01},
+        {1.00048828125f, 0x3c00}, // halfway between 0x3c00 and 0x3c01: to the even one
+        {1.00146484375f, 0x3c02}, // halfway between 0x3c01 and 0x3c02: to the even one
+        {INFINITY, 0x7c00}, {-0.0f, 0x8000}};
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++) assert_int_equal(tf_f32_to_f16(known[i].f), known[i].h);
+    tf_rng r;
+    tf_rng_seed(&r, 7);
+    for (int i = 0; i < 100000; i++) { // nearest: no other half is closer (below 2^15: no overflow)
+        float f = (float)((tf_rng_uniform(&r) - 0.5) * pow(2.0, (double)(i % 36) - 20.0));
+        uint16_t h = tf_f32_to_f16(f);
+        double d = fabs((double)tf_f16_to_f32(h) - f);
+        for (int k = -1; k <= 1; k += 2) {
+            uint16_t o = (uint16_t)(h + k);
+            if ((o & 0x7c00) == 0x7c00 || (o ^ h) & 0x8000) continue;
+            assert_true(d <= fabs((double)tf_f16_to_f32(o) - f));
+        }
+    }
+    tf_config c;
+    small_config(&c);
+    tf_model m, back;
+    tf_err e;
+    assert_int_equal(tf_model_init(&m, &c, vocab_src, vocab_tgt, 3, &e), 0);
+    assert_int_equal(m.train_step, -1);
+    m.train_step = 250; m.train_loss = 2.5f; m.heldout_exact = 0.75f;
+    char path[256];
+    path_in_tmp(path, sizeof path, "half.safetensors");
+    assert_int_equal(tf_model_save_f16(&m, path, &e), 0);
+    if (tf_model_load(&back, path, &e)) fail_msg("%s", e.msg);
+    assert_int_equal(back.n_params, m.n_params);
+    assert_true(back.n_f16 > 0);
+    assert_int_equal(back.train_step, 250);
+    assert_true(back.train_loss == 2.5f && back.heldout_exact == 0.75f);
+    assert_true(fabs((double)back.src_embed[5] - m.src_embed[5]) <= fabs((double)m.src_embed[5]) / 2048 + 1e-7);
+    for (int i = 0; i < c.C * c.F; i++) {
+        float w = m.enc[1].w1[i], v = back.enc[1].w1[i];
+        assert_true(fabs((double)v - w) <= fabs((double)w) / 2048 + 3e-8);
+    }
+    char path32[256]; // two bytes a weight instead of four (the headers differ by a few offset digits)
+    path_in_tmp(path32, sizeof path32, "full.safetensors");
+    assert_int_equal(tf_model_save(&m, path32, &e), 0);
+    struct stat st32, st16;
+    assert_int_equal(stat(path32, &st32), 0);
+    assert_int_equal(stat(path, &st16), 0);
+    long saved = (long)(st32.st_size - st16.st_size) - 2 * (long)m.n_params;
+    assert_true(saved > -64 && saved < 64);
+    tf_model_free(&back);
+    tf_model_free(&m);
 }
 
 // Extra tensors are listed but do not stop a model from loading; an
@@ -332,6 +399,7 @@ int main(void) {
         cmocka_unit_test(broken_bytes),
         cmocka_unit_test(broken_headers),
         cmocka_unit_test(extra_and_unaligned),
+        cmocka_unit_test(half_precision),
     };
     return cmocka_run_group_tests_name("weights", tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-// model_cmd.c — `tviz model init` and `tviz model info`.
+// model_cmd.c — `tviz model init`, `info` and `convert`.
 #include "cli.h"
 
 #include <errno.h>
@@ -14,7 +14,10 @@ static const char *model_help =
     "      worked-example: d_model 4 with the Persian slides' embeddings of\n"
     "            \"I really enjoy learning transformers\" (the shipped assets/models/worked-example)\n"
     "  tviz model info MODEL\n"
-    "      the config, vocabularies, every tensor with its shape, and the parameter count\n";
+    "      the config, vocabularies, every tensor with its shape, and the parameter count\n"
+    "  tviz model convert MODEL --f16|--f32 -o FILE\n"
+    "      the same model with its weights stored as half precision (F16: half the size,\n"
+    "      about 3 significant digits, for snapshots that are only looked at) or float32\n";
 
 static int model_init(int argc, char **argv) {
     const char *preset = NULL, *out = NULL, *seed_s = "1";
@@ -84,14 +87,47 @@ static int model_info(int argc, char **argv) {
     free(ts);
     for (int i = 0; i < m.n_extra && i < 8; i++) printf("  %-46s (not used by tviz)\n", m.extra_names[i]);
     if (m.n_extra > 8) printf("  … and %d more tensors not used by tviz\n", m.n_extra - 8);
-    printf("parameters: %zu (%.1f MB as float32)\n", m.n_params, (double)m.n_params * 4 / 1e6);
+    printf("parameters: %zu (%.1f MB as float32)%s\n", m.n_params, (double)m.n_params * 4 / 1e6,
+           m.n_f16 ? "; stored as F16 in the file" : "");
+    if (m.train_step >= 0) {
+        printf("trained: step %d", m.train_step);
+        if (m.train_loss >= 0) printf(" · loss %.3f", (double)m.train_loss);
+        if (m.heldout_exact >= 0) printf(" · held-out exact match %.1f%%", 100.0 * m.heldout_exact);
+        printf("\n");
+    }
     tf_model_free(&m);
     return 0;
+}
+
+static int model_convert(int argc, char **argv) {
+    const char *in = NULL, *out = NULL;
+    int f16 = -1;
+    for (int i = 1; i < argc; i++) {
+        int k;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(model_help, stdout); return 0; }
+        if (!strcmp(argv[i], "--f16") || !strcmp(argv[i], "--f32")) { f16 = argv[i][3] == '1'; continue; }
+        if ((k = io_opt(argc, argv, &i, "--output", "-o", &out))) { if (k < 0) return 1; continue; }
+        if (argv[i][0] == '-' || in) return io_error(argv[i], "unexpected for 'model convert'; see tviz model --help");
+        in = argv[i];
+    }
+    if (!in) return io_error("model convert", "needs a model: a file or a shipped name");
+    if (f16 < 0) return io_error("model convert", "needs --f16 or --f32, the precision to store the weights in");
+    if (!out) return io_error("model convert", "needs -o FILE, where to write the model");
+    tf_model m;
+    tf_err e;
+    char path[4096];
+    if (io_load_model(&m, in, path, sizeof path)) return 1;
+    int rc = f16 ? tf_model_save_f16(&m, out, &e) : tf_model_save(&m, out, &e);
+    if (rc) io_error(out, "%s", e.msg);
+    else fprintf(stderr, "tviz: wrote %s (%zu parameters as %s)\n", out, m.n_params, f16 ? "F16" : "F32");
+    tf_model_free(&m);
+    return rc ? 1 : 0;
 }
 
 int cmd_model(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { fputs(model_help, stdout); return argc < 2; }
     if (!strcmp(argv[1], "init")) return model_init(argc - 1, argv + 1);
     if (!strcmp(argv[1], "info")) return model_info(argc - 1, argv + 1);
-    return io_error(argv[1], "unknown; use tviz model init or tviz model info");
+    if (!strcmp(argv[1], "convert")) return model_convert(argc - 1, argv + 1);
+    return io_error(argv[1], "unknown; use tviz model init, info or convert");
 }

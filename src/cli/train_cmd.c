@@ -302,12 +302,27 @@ static void beside(char *buf, size_t n, const char *path, const char *suffix) {
     snprintf(buf, n, "%.*s%s", (int)l, path, suffix);
 }
 
+// The model file records where training is: the step, the mean loss of the
+// last 100 steps, and the held-out accuracy when it was measured at this step.
+static void record(tf_model *m, int step, const history *h) {
+    m->train_step = step;
+    m->train_loss = m->heldout_exact = -1.0f;
+    if (h->n_loss) {
+        double sum = 0.0;
+        long from = h->n_loss > 100 ? h->n_loss - 100 : 0;
+        for (long i = from; i < h->n_loss; i++) sum += h->loss[i];
+        m->train_loss = (float)(sum / (double)(h->n_loss - from));
+    }
+    if (h->n_acc && h->acc_step[h->n_acc - 1] == step) m->heldout_exact = h->acc[h->n_acc - 1];
+}
+
 static int snapshot(const char *dir, const tf_trainer *t, const train_opts *o, const history *h, char *path, size_t n) {
     if (mkdir(dir, 0777) && errno != EEXIST) return io_error(dir, "cannot make the snapshot folder (%s)", strerror(errno));
     char st[4200];
     tf_err e;
     snprintf(path, n, "%s/step-%06d.safetensors", dir, t->step);
     beside(st, sizeof st, path, ".state");
+    record(t->m, t->step, h);
     if (tf_model_save(t->m, path, &e)) return io_error(path, "%s", e.msg);
     return state_save(st, t, o, h);
 }
@@ -425,6 +440,8 @@ int cmd_train(int argc, char **argv) {
     double t0 = now(), last_print = 0, tok = 0, ema = -1;
     int step0 = t.step; // after --resume, the snapshot's step: the time below is this run's
     long first = t.step;
+    // the untrained model too, so that a timeline starts where training did
+    if (o.save_every && t.step == 0 && snapshot(snapdir, &t, &o, &h, path, sizeof path)) goto restore;
     while (t.step < o.steps && !interrupted) {
         int n = tf_batches_get(&bt, &dtrain, t.step, t.cfg.seed, batch);
         double loss;
@@ -461,6 +478,7 @@ int cmd_train(int argc, char **argv) {
     }
     if (dheld.n) report_alignment(&m, &held, &dheld);
     if (write_loss_png(loss_png, &h)) goto restore;
+    record(&m, t.step, &h);
     if (tf_model_save(&m, o.out, &e)) { io_error(o.out, "%s", e.msg); goto restore; }
     if (!o.corpus && held.n) { // the held-out set it was measured on, beside it (test_train reads it)
         char *text;

@@ -152,6 +152,13 @@ typedef struct {
     float *owned;                 // weights we allocated (init, or unaligned file data)
     int n_extra;                  // tensors in the file that tviz does not use
     char extra_names[8][96];      // the first few of them
+    int n_f16;                    // tensors stored as F16 in the file (widened to float32 on load)
+    // Where training was when the file was written (a snapshot of a run, or its
+    // end): __metadata__ "train_step", "train_loss" (the running mean of the
+    // label-smoothed loss per token), "heldout_exact" (a fraction, measured at
+    // this step). -1 when the file does not say.
+    int train_step;
+    float train_loss, heldout_exact;
 } tf_model;
 
 int tf_model_load(tf_model *m, const char *path, tf_err *e);
@@ -160,6 +167,12 @@ int tf_model_load(tf_model *m, const char *path, tf_err *e);
 // the mapped file) and by the fuzzer.
 int tf_model_load_mem(tf_model *m, const void *file, size_t size, tf_err *e);
 int tf_model_save(const tf_model *m, const char *path, tf_err *e); // writes path.tmp, then renames
+// The same with the weights stored as IEEE half precision (safetensors F16):
+// half the size, about 3 significant digits; for snapshots that are only looked at.
+int tf_model_save_f16(const tf_model *m, const char *path, tf_err *e);
+// IEEE 754 half precision <-> float32 (round to nearest even; overflow gives an infinity).
+float tf_f16_to_f32(uint16_t h);
+uint16_t tf_f32_to_f16(float f);
 void tf_model_free(tf_model *m);
 
 typedef struct {

@@ -166,6 +166,25 @@ static int meta_str(const cJSON *meta, const char *key, const char **out, tf_err
     return 0;
 }
 
+// __metadata__ "train_step", "train_loss", "heldout_exact": optional.
+static int read_training(tf_model *m, const cJSON *meta, tf_err *e) {
+    m->train_loss = m->heldout_exact = -1.0f;
+    if (meta_int(meta, "train_step", 0, -1, &m->train_step, e)) return -1;
+    if (m->train_step < -1) return tf_fail(e, "__metadata__ \"train_step\" is %d; a step is 0 or more", m->train_step);
+    const char *keys[2] = {"train_loss", "heldout_exact"};
+    float *vals[2] = {&m->train_loss, &m->heldout_exact};
+    for (int i = 0; i < 2; i++) {
+        const char *s;
+        char *end;
+        if (meta_str(meta, keys[i], &s, e)) return -1;
+        if (!s) continue;
+        *vals[i] = strtof(s, &end);
+        if (end == s || *end || !isfinite(*vals[i]) || *vals[i] < 0 || (i == 1 && *vals[i] > 1))
+            return tf_fail(e, "__metadata__ \"%s\" is \"%.40s\"; give %s", keys[i], s, i ? "a fraction from 0 to 1" : "a number of 0 or more");
+    }
+    return 0;
+}
+
 static int read_config(tf_config *c, const cJSON *meta, tf_err *e) {
     memset(c, 0, sizeof *c);
     if (meta_int(meta, "d_model", 1, 0, &c->C, e) || meta_int(meta, "nhead", 1, 0, &c->H, e) ||
@@ -211,15 +230,16 @@ static void shape_str(char *buf, size_t n, const int *shape, int rank) {
 }
 
 // Reads one tensor entry of the header; checks dtype, shape and offsets.
-static int read_entry(const cJSON *t, size_t data_size, int *shape, int *rank, size_t *b, size_t *end, tf_err *e) {
+static int read_entry(const cJSON *t, size_t data_size, int *shape, int *rank, size_t *b, size_t *end, int *f16, tf_err *e) {
     const char *nm = t->string;
     const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(t, "dtype");
     const cJSON *shp = cJSON_GetObjectItemCaseSensitive(t, "shape");
     const cJSON *off = cJSON_GetObjectItemCaseSensitive(t, "data_offsets");
     if (!cJSON_IsObject(t) || !cJSON_IsString(dtype) || !cJSON_IsArray(shp) || !cJSON_IsArray(off) || cJSON_GetArraySize(off) != 2)
         return tf_fail(e, "tensor \"%.60s\" needs \"dtype\", \"shape\" and two \"data_offsets\" in the header", nm);
-    if (strcmp(dtype->valuestring, "F32"))
-        return tf_fail(e, "tensor \"%.60s\" is %.10s; tviz reads F32 only, so save the model with float32 weights", nm, dtype->valuestring);
+    *f16 = !strcmp(dtype->valuestring, "F16");
+    if (!*f16 && strcmp(dtype->valuestring, "F32"))
+        return tf_fail(e, "tensor \"%.60s\" is %.10s; tviz reads F32 and F16, so save the model with float32 weights", nm, dtype->valuestring);
     *rank = cJSON_GetArraySize(shp);
     if (*rank > 2) return tf_fail(e, "tensor \"%.60s\" has %d dimensions; tviz's tensors have 1 or 2", nm, *rank);
     size_t count = 1;
@@ -239,8 +259,9 @@ static int read_entry(const cJSON *t, size_t data_size, int *shape, int *rank, s
                        nm, oe->valuedouble, data_size);
     *b = (size_t)ob->valuedouble;
     *end = (size_t)oe->valuedouble;
-    if (*end - *b != count * 4)
-        return tf_fail(e, "tensor \"%.60s\" has %zu bytes of data but its shape needs %zu; the header is inconsistent", nm, *end - *b, count * 4);
+    size_t need = count * (*f16 ? 2 : 4);
+    if (*end - *b != need)
+        return tf_fail(e, "tensor \"%.60s\" has %zu bytes of data but its shape needs %zu; the header is inconsistent", nm, *end - *b, need);
     return 0;
 }
 
@@ -268,6 +289,7 @@ int tf_model_load_mem(tf_model *m, const void *file, size_t size, tf_err *e) {
     span *spans = NULL;
     int *found = NULL;
     size_t *begins = NULL; // (np) where each tensor starts in the data
+    char *half = NULL;     // (np) 1 for a tensor stored as F16
     if (size < 8) return tf_fail(e, "the file has %zu bytes, too few for safetensors (8-byte header length first); it is truncated or not a model", size);
     const unsigned char *bytes = file;
     uint64_t hl = 0;
@@ -301,6 +323,7 @@ int tf_model_load_mem(tf_model *m, const void *file, size_t size, tf_err *e) {
     if (sm && tf_bpe_parse(&m->src_bpe, sm, "__metadata__ \"src_merges\"", e)) goto fail;
     if (tm && tf_bpe_parse(&m->tgt_bpe, tm, "__metadata__ \"tgt_merges\"", e)) goto fail;
     if (alloc_layers(m, e)) goto fail;
+    if (read_training(m, meta, e)) goto fail;
 
     // Which optional tensors are there decides the config's has_* flags.
     const char *data = json + hl;
@@ -325,12 +348,14 @@ int tf_model_load_mem(tf_model *m, const void *file, size_t size, tf_err *e) {
     int ns = 0;
     size_t unaligned = 0;
     begins = calloc((size_t)np, sizeof *begins);
-    if (!begins) { tf_fail(e, "out of memory reading the header"); goto fail; }
+    half = calloc((size_t)np, 1);
+    if (!begins || !half) { tf_fail(e, "out of memory reading the header"); goto fail; }
     for (const cJSON *t = root->child; t; t = t->next) {
         if (!strcmp(t->string, "__metadata__")) continue;
         int shape[2] = {0, 0}, rank = 0;
         size_t b = 0, end = 0;
-        if (read_entry(t, data_size, shape, &rank, &b, &end, e)) goto fail;
+        int f16 = 0;
+        if (read_entry(t, data_size, shape, &rank, &b, &end, &f16, e)) goto fail;
         spans[ns++] = (span){b, end, t->string};
         int k = 0;
         while (k < np && strcmp(tab[k].name, t->string)) k++;
@@ -349,7 +374,9 @@ int tf_model_load_mem(tf_model *m, const void *file, size_t size, tf_err *e) {
         }
         found[k] = 1;
         begins[k] = b;
-        if ((uintptr_t)(data + b) % sizeof(float)) unaligned += numel(&tab[k]);
+        half[k] = (char)f16;
+        m->n_f16 += f16;
+        if (f16 || (uintptr_t)(data + b) % sizeof(float)) unaligned += numel(&tab[k]); // widened or copied
     }
     qsort(spans, (size_t)ns, sizeof *spans, cmp_span);
     for (int i = 1; i < ns; i++)
@@ -370,7 +397,14 @@ int tf_model_load_mem(tf_model *m, const void *file, size_t size, tf_err *e) {
         const char *src = data + begins[k];
         size_t n = numel(&tab[k]);
         float *dst;
-        if ((uintptr_t)src % sizeof(float)) { dst = m->owned + used; used += n; memcpy(dst, src, n * sizeof(float)); }
+        if (half[k]) {
+            dst = m->owned + used;
+            used += n;
+            for (size_t i = 0; i < n; i++) {
+                const unsigned char *le = (const unsigned char *)src + 2 * i;
+                dst[i] = tf_f16_to_f32((uint16_t)(le[0] | le[1] << 8));
+            }
+        } else if ((uintptr_t)src % sizeof(float)) { dst = m->owned + used; used += n; memcpy(dst, src, n * sizeof(float)); }
         else dst = (float *)(uintptr_t)src;
         for (size_t i = 0; i < n; i++)
             if (!isfinite(dst[i])) {
@@ -382,11 +416,11 @@ int tf_model_load_mem(tf_model *m, const void *file, size_t size, tf_err *e) {
         m->n_params += n;
     }
     tie(m);
-    free(tab); free(found); free(spans); free(begins);
+    free(tab); free(found); free(spans); free(begins); free(half);
     cJSON_Delete(root);
     return 0;
 fail:
-    free(tab); free(found); free(spans); free(begins);
+    free(tab); free(found); free(spans); free(begins); free(half);
     cJSON_Delete(root);
     tf_model_free(m);
     return -1;
@@ -477,10 +511,55 @@ static cJSON *metadata_json(const tf_model *m) {
     }
     if (m->src_bpe.n) cJSON_AddStringToObject(meta, "src_merges", m->src_bpe.text);
     if (m->tgt_bpe.n) cJSON_AddStringToObject(meta, "tgt_merges", m->tgt_bpe.text);
+    if (m->train_step >= 0) {
+        snprintf(buf, sizeof buf, "%d", m->train_step);
+        cJSON_AddStringToObject(meta, "train_step", buf);
+    }
+    if (m->train_loss >= 0) { snprintf(buf, sizeof buf, "%.6g", (double)m->train_loss); cJSON_AddStringToObject(meta, "train_loss", buf); }
+    if (m->heldout_exact >= 0) { snprintf(buf, sizeof buf, "%.6g", (double)m->heldout_exact); cJSON_AddStringToObject(meta, "heldout_exact", buf); }
     return meta;
 }
 
-int tf_model_save(const tf_model *m, const char *path, tf_err *e) {
+float tf_f16_to_f32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff, x;
+    if (exp == 0x1f) x = sign | 0x7f800000u | (man << 13); // infinity, NaN
+    else if (exp) x = sign | ((exp + 112) << 23) | (man << 13);
+    else if (!man) x = sign;
+    else { // subnormal: shift the first 1 up to the implicit bit
+        int k = 0;
+        while (!(man & 0x400)) { man <<= 1; k++; }
+        x = sign | ((uint32_t)(113 - k) << 23) | ((man & 0x3ff) << 13);
+    }
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+uint16_t tf_f32_to_f16(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000, man = x & 0x7fffff, fexp = (x >> 23) & 0xff;
+    if (fexp == 0xff) return (uint16_t)(sign | 0x7c00 | (man ? 0x200 : 0));
+    int exp = (int)fexp - 127 + 15;
+    if (exp >= 31) return (uint16_t)(sign | 0x7c00);
+    if (exp <= 0) { // a subnormal half (units of 2^-24), or zero
+        if (exp < -10) return (uint16_t)sign;
+        man |= 0x800000;
+        int shift = 14 - exp;
+        uint32_t h = man >> shift, rem = man & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+        if (rem > halfway || (rem == halfway && (h & 1))) h++;
+        return (uint16_t)(sign | h);
+    }
+    uint32_t h = ((uint32_t)exp << 10) | (man >> 13), rem = man & 0x1fff;
+    if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) h++; // a carry into the exponent is right (up to infinity)
+    return (uint16_t)(sign | h);
+}
+
+static int save(const tf_model *m, const char *path, int f16, tf_err *e);
+int tf_model_save(const tf_model *m, const char *path, tf_err *e) { return save(m, path, 0, e); }
+int tf_model_save_f16(const tf_model *m, const char *path, tf_err *e) { return save(m, path, 1, e); }
+
+static int save(const tf_model *m, const char *path, int f16, tf_err *e) {
     tf_model *mm = (tf_model *)m; // the table only takes the addresses of its fields
     int np = param_table(mm, NULL);
     param *tab = calloc((size_t)np, sizeof *tab);
@@ -495,10 +574,10 @@ int tf_model_save(const tf_model *m, const char *path, tf_err *e) {
     for (int k = 0; k < np; k++) {
         if (!present(&m->cfg, tab[k].group)) continue;
         cJSON *t = cJSON_AddObjectToObject(root, tab[k].name);
-        cJSON_AddStringToObject(t, "dtype", "F32");
+        cJSON_AddStringToObject(t, "dtype", f16 ? "F16" : "F32");
         cJSON *shape = cJSON_AddArrayToObject(t, "shape");
         for (int i = 0; i < tab[k].rank; i++) cJSON_AddItemToArray(shape, cJSON_CreateNumber(tab[k].shape[i]));
-        size_t bytes = numel(&tab[k]) * sizeof(float);
+        size_t bytes = numel(&tab[k]) * (f16 ? 2 : sizeof(float));
         double o[2] = {(double)off, (double)(off + bytes)};
         cJSON_AddItemToObject(t, "data_offsets", cJSON_CreateDoubleArray(o, 2));
         off += bytes;
@@ -513,8 +592,15 @@ int tf_model_save(const tf_model *m, const char *path, tf_err *e) {
     for (int i = 0; i < 8; i++) len8[i] = (unsigned char)((uint64_t)padded >> (8 * i));
     int ok = fwrite(len8, 1, 8, f) == 8 && fwrite(header, 1, hl, f) == hl;
     for (size_t i = hl; ok && i < padded; i++) ok = fputc(' ', f) != EOF;
-    for (int k = 0; ok && k < np; k++)
-        if (present(&m->cfg, tab[k].group)) ok = fwrite(*tab[k].ptr, sizeof(float), numel(&tab[k]), f) == numel(&tab[k]);
+    for (int k = 0; ok && k < np; k++) {
+        if (!present(&m->cfg, tab[k].group)) continue;
+        if (!f16) { ok = fwrite(*tab[k].ptr, sizeof(float), numel(&tab[k]), f) == numel(&tab[k]); continue; }
+        for (size_t i = 0; ok && i < numel(&tab[k]); i++) {
+            uint16_t h = tf_f32_to_f16((*tab[k].ptr)[i]);
+            unsigned char le[2] = {(unsigned char)(h & 0xff), (unsigned char)(h >> 8)};
+            ok = fwrite(le, 1, 2, f) == 2;
+        }
+    }
     if (fclose(f) != 0) ok = 0;
     f = NULL;
     if (!ok) { tf_fail(e, "writing %s failed (%s); is the disk full?", tmp, strerror(errno)); remove(tmp); goto done; }
@@ -530,6 +616,8 @@ done:
 // ---------------------------------------------------------------- init
 int tf_model_init(tf_model *m, const tf_config *cfg, const char *src_vocab, const char *tgt_vocab, uint64_t seed, tf_err *e) {
     memset(m, 0, sizeof *m);
+    m->train_step = -1;
+    m->train_loss = m->heldout_exact = -1.0f;
     m->cfg = *cfg;
     tf_config *c = &m->cfg;
     if (!c->max_len_set) c->max_len = TF_DEFAULT_MAX_LEN;
@@ -599,6 +687,9 @@ int tf_model_clone(tf_model *dst, const tf_model *src, tf_err *e) {
     for (int k = 0; k < n; k++)
         memcpy((float *)a[n + k].data, a[k].data, sizeof(float) * (size_t)a[k].shape[0] * (a[k].rank == 2 ? a[k].shape[1] : 1));
     free(a);
+    dst->train_step = src->train_step;
+    dst->train_loss = src->train_loss;
+    dst->heldout_exact = src->heldout_exact;
     rc = 0;
 done:
     free(sv);

@@ -505,7 +505,7 @@ static void build_makes(lx_sentence *s, const tf_lexicon *lx, const lx_clause *c
 
 static void build_phrase(lx_sentence *s, const tf_lexicon *lx, const lx_clause *c) {
     const lx_phrase *ph = &lx->phrases[c->phrase];
-    s->phrase = 1;
+    s->phrase = 1 + c->phrase;
     char **w;
     tf_err e;
     int base = s->ne, n = tf_split_words(ph->en, &w, &e);
@@ -854,13 +854,15 @@ int tf_corpus_generate_n(tf_corpus *train, tf_corpus *heldout, const tf_lexicon 
     strset seen = {0}, sw = {0}, tw = {0};
     tf_corpus cand = {0};
     lx_sentence *s = malloc(sizeof *s);
+    unsigned char *said = calloc((size_t)lx->n_phrases + 1, 1); // times each set phrase is in train
     char src[2048], tgt[4096], miss[256];
     tf_rng r;
-    if (!s) goto oom;
-    if (default_sentence(lx, s)) { free(s); return tf_fail(e, "the word lists cannot make \"%s\" (I, really, enjoy, learning, transformer); restore them in assets/corpus", TF_CORPUS_DEFAULT_SRC); }
+    if (!s || !said) goto oom;
+    if (default_sentence(lx, s)) { free(s); free(said); return tf_fail(e, "the word lists cannot make \"%s\" (I, really, enjoy, learning, transformer); restore them in assets/corpus", TF_CORPUS_DEFAULT_SRC); }
     lx_join(s, src, sizeof src, tgt, sizeof tgt);
     if (strcmp(src, TF_CORPUS_DEFAULT_SRC) || strcmp(tgt, TF_CORPUS_DEFAULT_TGT)) {
         free(s);
+        free(said);
         return tf_fail(e, "the word lists make \"%s\" -> \"%s\", not \"%s\"; fix assets/corpus", src, tgt, TF_CORPUS_DEFAULT_TGT);
     }
     if (strset_add(&seen, src) < 0 || push_pair(&cand, src, tgt, s->al, s->nf)) goto oom;
@@ -872,6 +874,7 @@ int tf_corpus_generate_n(tf_corpus *train, tf_corpus *heldout, const tf_lexicon 
         if (fnv1a(src) % HELD_ONE_IN == 0 && !s->phrase) continue; // set phrases are learned, never held out
         int added = strset_add(&seen, src);
         if (added < 0) goto oom;
+        if (s->phrase) added = said[s->phrase - 1] < TF_CORPUS_PHRASE_TIMES && ++said[s->phrase - 1];
         if (!added) continue;
         if (push_pair(train, src, tgt, s->al, s->nf) || add_words(&sw, &tw, &train->p[train->n - 1])) goto oom;
     }
@@ -897,7 +900,7 @@ int tf_corpus_generate_n(tf_corpus *train, tf_corpus *heldout, const tf_lexicon 
         if (added && (push_pair(train, src, tgt, s->al, s->nf) || add_words(&sw, &tw, &train->p[train->n - 1]))) goto oom;
     }
     if (n_train > 0 && !words_known(&sw, &tw, cand.p[0].src, cand.p[0].tgt, miss, sizeof miss, &side)) {
-        free(s); strset_free(&seen); strset_free(&sw); strset_free(&tw); tf_corpus_free(&cand); tf_corpus_free(train);
+        free(s); free(said); strset_free(&seen); strset_free(&sw); strset_free(&tw); tf_corpus_free(&cand); tf_corpus_free(train);
         return tf_fail(e, "no training sentence has \"%s\" of the default sentence; check assets/corpus", miss);
     }
     for (int i = 0; i < cand.n && heldout->n < 1 + n_heldout; i++) {
@@ -909,10 +912,10 @@ int tf_corpus_generate_n(tf_corpus *train, tf_corpus *heldout, const tf_lexicon 
         tf_pair *last = &heldout->p[--heldout->n];
         free(last->src); free(last->tgt); free(last->align);
     }
-    free(s); strset_free(&seen); strset_free(&sw); strset_free(&tw); tf_corpus_free(&cand);
+    free(s); free(said); strset_free(&seen); strset_free(&sw); strset_free(&tw); tf_corpus_free(&cand);
     return 0;
 oom:
-    free(s); strset_free(&seen); strset_free(&sw); strset_free(&tw); tf_corpus_free(&cand);
+    free(s); free(said); strset_free(&seen); strset_free(&sw); strset_free(&tw); tf_corpus_free(&cand);
     tf_corpus_free(train); tf_corpus_free(heldout);
     return tf_fail(e, "out of memory while generating the corpus");
 }

@@ -36,6 +36,7 @@
 #define TF_CORPUS_MAX_LINE 4096      // bytes in one TSV line
 #define TF_CORPUS_MAX_FILE (256u << 20) // bytes in one TSV file
 #define TF_CORPUS_TRAIN_MAX 30000    // pairs tf_corpus_generate puts in train (at most)
+#define TF_CORPUS_PHRASE_TIMES 6     // a set phrase is said often: train has each this many times
 #define TF_CORPUS_HELDOUT_MAX 1500   // and in heldout
 
 typedef struct {

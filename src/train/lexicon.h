@@ -96,7 +96,7 @@ typedef struct {
     char en[LX_MAX_WORDS][64]; int ne;                      // English words
     char fa[LX_MAX_WORDS][96]; int al[LX_MAX_WORDS]; int nf; // Persian words and the English word each translates (-1 none)
     int overflow;                                           // 1 when a word did not fit
-    int phrase;                                             // 1 for a set phrase (always in train)
+    int phrase;                                             // 1 + its index for a set phrase (always in train), else 0
 } lx_sentence;
 
 // Builds clause c into s after what s holds (a conjunction joins clauses).
