@@ -281,6 +281,10 @@ static void lesson_live_values(void **state) {
     assert_string_equal(lesson_value(&c, NULL, "sentence"), we_src);
     assert_string_equal(lesson_value(&c, NULL, "translation"), we_tgt);
     assert_string_equal(lesson_value(&c, NULL, "model"), "worked-example");
+    assert_string_equal(lesson_value(&c, NULL, "src_words"), "5"); // a word-level model: no pieces
+    assert_string_equal(lesson_value(&c, NULL, "src_merges"), "0");
+    assert_string_equal(lesson_value(&c, NULL, "split_word"), "I"); // none split: the first word
+    assert_string_equal(lesson_value(&c, NULL, "split_pieces"), "I");
     // "this" is the stage beside the text; this:NAME a sibling of it
     const tf_stage *sc = &r.trace.stages[tf_trace_find(&r.trace, "enc.0.self_attn.head.1.scores")];
     char want[64];
@@ -343,6 +347,8 @@ static void lesson_live_values(void **state) {
     assert_int_equal(render_lesson_cond(&c, "has enc.norm", why, sizeof why), 0);
     assert_int_equal(render_lesson_cond(&c, "has src.pe", why, sizeof why), 1);
     assert_int_equal(render_lesson_cond(&c, "greedy", why, sizeof why), 0); // the target is typed
+    assert_int_equal(render_lesson_cond(&c, "pieces", why, sizeof why), 0);
+    assert_int_equal(render_lesson_cond(&c, "split", why, sizeof why), 0);
     assert_int_equal(render_lesson_cond(&c, "trained", why, sizeof why), -1);
     assert_non_null(strstr(why, "not a condition"));
     // the trained translator: its first encoder head is sharp, and it decodes the sentence itself
@@ -362,6 +368,25 @@ static void lesson_live_values(void **state) {
     assert_string_equal(lesson_value(&f, NULL, "src -1"), "<eos>");
     assert_string_equal(lesson_value(&f, NULL, "sentence"), we_src);
     assert_string_equal(lesson_value(&f, NULL, "embed_scale"), "11.314"); // √128: the shipped translator has d_model 128
+    // its subword pieces: the first word of the sentence its merges split, by the merges themselves
+    assert_int_equal(render_lesson_cond(&f, "pieces", why, sizeof why), 1);
+    snprintf(want, sizeof want, "%d", fm.src_bpe.n);
+    assert_string_equal(lesson_value(&f, NULL, "src_merges"), want);
+    assert_string_equal(lesson_value(&f, NULL, "src_words"), "5");
+    char split[128] = "", whole[64] = "";
+    const char *words[] = {"I", "really", "enjoy", "learning", "transformers"};
+    for (int i = 0; i < 5 && !split[0]; i++) {
+        char **pc;
+        int np = tf_bpe_word(&fm.src_bpe, words[i], &pc, &e);
+        assert_true(np >= 1);
+        for (int k = 0; np > 1 && k < np; k++) snprintf(split + strlen(split), sizeof split - strlen(split), "%s%s", k ? " " : "", pc[k]);
+        if (np > 1) snprintf(whole, sizeof whole, "%s", words[i]);
+        tf_words_free(pc, np);
+    }
+    assert_true(split[0]); // the shipped merges split at least one of the five words
+    assert_int_equal(render_lesson_cond(&f, "split", why, sizeof why), 1);
+    assert_string_equal(lesson_value(&f, NULL, "split_word"), whole);
+    assert_string_equal(lesson_value(&f, NULL, "split_pieces"), split);
     tf_run_free(&fr);
     tf_model_free(&fm);
     // a model with an output matrix of its own, as torch.nn.Transformer setups often have: not tied

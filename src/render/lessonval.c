@@ -48,6 +48,28 @@ static void put_number(float v, char *out, size_t n) {
     else put_value(v, out, n);
 }
 
+// Subword pieces (paper §5.1): a piece ending in "@@" is continued by the next.
+static int continues(const char *tok) {
+    size_t k = strlen(tok);
+    return k > 2 && !strcmp(tok + k - 2, "@@");
+}
+
+// The source's words (not <eos>), and the first word read as more than one
+// piece: its pieces [*first, *first + *count). *count 0 when none is split.
+static int source_words(const tf_trace *t, int *first, int *count) {
+    int words = 0;
+    *first = *count = 0;
+    for (int i = 0; i < t->S; i++) {
+        if (!strcmp(t->src_labels[i], "<eos>")) continue;
+        int j = i;
+        while (j + 1 < t->S && continues(t->src_labels[j])) j++;
+        if (j > i && !*count) { *first = i; *count = j - i + 1; }
+        words++;
+        i = j;
+    }
+    return words;
+}
+
 static int scalar(const render_lesson_ctx *c, const char *name, char *out, size_t n, int *words) {
     const tf_config *g = &c->m->cfg;
     struct { const char *name; long v; } ints[] = {
@@ -60,7 +82,27 @@ static int scalar(const render_lesson_ctx *c, const char *name, char *out, size_
     if (!strcmp(name, "sqrt_d_k")) { put_number(sqrtf((float)g->D), out, n); return 0; }
     if (!strcmp(name, "sqrt_d_model")) { put_number(sqrtf((float)g->C), out, n); return 0; }
     if (!strcmp(name, "embed_scale")) { put_number(g->embed_scale, out, n); return 0; }
+    int first, count;
+    if (!strcmp(name, "src_words")) { snprintf(out, n, "%d", source_words(c->t, &first, &count)); return 0; }
+    if (!strcmp(name, "src_merges") || !strcmp(name, "tgt_merges")) {
+        snprintf(out, n, "%d", name[0] == 's' ? c->m->src_bpe.n : c->m->tgt_bpe.n);
+        return 0;
+    }
     *words = 1; // the rest are words
+    if (!strcmp(name, "split_word") || !strcmp(name, "split_pieces")) { // the first word read as pieces, or its pieces
+        source_words(c->t, &first, &count);
+        if (!count) count = c->t->S > 0; // none split: the first word, one piece ([if split] tells)
+        if (name[6] == 'p') { // the pieces as the rows show them, a space between
+            size_t k = 0;
+            for (int i = first; i < first + count && k < n; i++) k += (size_t)snprintf(out + k, n - k, "%s%s", i > first ? " " : "", c->t->src_labels[i]);
+            return k < n ? 0 : why(out, n, "%s: too long", name);
+        }
+        char *text = tf_join_tokens((char *const *)c->t->src_labels + first, count);
+        if (!text) return why(out, n, "%s: out of memory", name);
+        snprintf(out, n, "%s", text);
+        free(text);
+        return 0;
+    }
     if (!strcmp(name, "model")) { snprintf(out, n, "%s", c->model ? c->model : "?"); return 0; }
     int src = !strcmp(name, "sentence");
     if (src || !strcmp(name, "translation")) { // the source's tokens, or the decoder input's after <bos>, up to <eos>
@@ -190,13 +232,15 @@ int render_lesson_cond(const render_lesson_ctx *c, const char *cond, char *out, 
     else if (!strncmp(p, "model!=", 7)) v = !!strcmp(c->model ? c->model : "", p + 7);
     else if (!strncmp(p, "has ", 4)) v = tf_trace_find(c->t, p + 4) >= 0;
     else if (!strcmp(p, "greedy")) v = c->greedy;
+    else if (!strcmp(p, "pieces")) v = c->m->src_bpe.n > 0; // the model reads subword pieces (§5.1)
+    else if (!strcmp(p, "split")) { int first, count; source_words(c->t, &first, &count); v = count > 0; } // a word of the sentence is
     else if (!strcmp(p, "tied")) v = !c->m->cfg.has_generator; // the output layer is the target embedding (§3.4)
     else if (!strcmp(p, "sharp") || !strcmp(p, "flat")) { // attention weights only: beside anything else neither holds
         if (c->stage < 0) return why(out, n, "%s: sharp and flat need a stage", cond);
         v = c->t->stages[c->stage].op == TF_OP_WEIGHTS && (attention_sharpness(c) >= 0.5) == (p[0] == 's');
     } else {
         snprintf(name, sizeof name, "%s", cond);
-        return why(out, n, "[if %s]: not a condition tviz knows; use model=NAME, model!=NAME, has STAGE, greedy, tied, sharp or flat, ! in front for not", name);
+        return why(out, n, "[if %s]: not a condition tviz knows; use model=NAME, model!=NAME, has STAGE, greedy, tied, pieces, split, sharp or flat, ! in front for not", name);
     }
     return neg ? !v : v;
 }
