@@ -209,6 +209,14 @@ expect_ok "train: a short run" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/m.safet
 [ -s "$T/m.safetensors" ] && [ -s "$T/m.loss.png" ] && [ -s "$T/m.snapshots/step-000004.state" ] || bad "train: model, loss curve or snapshot missing"
 printf 'I like zebras\tمن گورخرها را دوست دارم\n' >"$T/other.tsv"
 expect_error "train: resume on another vocabulary" 'is not in the model'"'"'s source vocabulary' "$TVIZ" train --corpus "$T/other.tsv" -o "$T/m2.safetensors" --resume "$T/m.snapshots/step-000002.safetensors" --steps 8
+expect_error "train: held-out words a word-level model lacks" "give held-out pairs made of them, or train with --bpe" "$TVIZ" train --corpus "$T/ok.tsv" --heldout "$T/other.tsv" -o "$T/m4.safetensors" --steps 2 --threads 1 --d-model 8 --heads 2 --d-ff 8 --layers 1
+[ -s "$T/m.snapshots/step-000000.safetensors" ] || bad "train: no snapshot of the untrained model (step 0)"
+expect_ok "model convert --f16" "$TVIZ" model convert "$T/m.safetensors" --f16 -o "$T/m16.safetensors"
+expect_ok "model info: F16 and the training record" "$TVIZ" model info "$T/m16.safetensors"
+grep -q "stored as F16" "$T/out" && grep -q "^trained: step 4 · loss [0-9.]*" "$T/out" || bad "model info on an F16 snapshot: $(tail -2 "$T/out")"
+[ "$(stat -c %s "$T/m16.safetensors")" -lt "$(stat -c %s "$T/m.safetensors")" ] || bad "model convert --f16: the file is not smaller"
+expect_error "model convert without a precision" "needs --f16 or --f32" "$TVIZ" model convert "$T/m.safetensors" -o "$T/m32.safetensors"
+[ ! -e "$T/m32.safetensors" ] || bad "model convert: a failed run wrote a file"
 expect_error "train: resume without its state" "training state" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/m2.safetensors" --resume "$T/m.safetensors" --steps 8
 [ ! -e "$T/m2.safetensors" ] || bad "train: a failed resume wrote a model"
 printf 'I really enjoy\tمن واقعاً لذت می‌برم\nWe really enjoy\tما واقعاً لذت می‌بریم\nThey enjoy\tآن‌ها لذت می‌برند\n' >"$T/bpe.tsv"

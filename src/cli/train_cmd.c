@@ -198,13 +198,16 @@ static int load_corpus(tf_corpus *c, const char *path) {
     return 0;
 }
 
-static int build_dataset(tf_dataset *d, const tf_corpus *c, const tf_model *m, const char *what) {
+// resumed: the model is a snapshot's (its vocabulary fixed), else built from the training corpus.
+static int build_dataset(tf_dataset *d, const tf_corpus *c, const tf_model *m, const char *what, int resumed, int heldout) {
     int bad = -1;
     tf_err e;
     if (!tf_dataset_build(d, c, m, &bad, &e)) return 0;
     if (bad < 0) return io_error(what, "%s", e.msg);
-    return io_error(what, "pair %d (\"%.60s\"): %s; a snapshot only continues on the corpus it was trained on (or train without --resume)",
-                     bad + 1, c->p[bad].src, e.msg);
+    const char *fix = resumed ? "a snapshot only continues on the corpus it was trained on (or train without --resume)"
+                    : heldout ? "a word-level model knows only the training corpus's words: give held-out pairs made of them, or train with --bpe"
+                              : "the corpus is inconsistent";
+    return io_error(what, "pair %d (\"%.60s\"): %s; %s", bad + 1, c->p[bad].src, e.msg, fix);
 }
 
 static void fmt_time(char *buf, size_t n, double s) {
@@ -421,7 +424,7 @@ int cmd_train(int argc, char **argv) {
         }
     }
     const char *cname = o.corpus ? o.corpus : "the built-in corpus", *hname = o.heldout ? o.heldout : "the built-in held-out set";
-    if (build_dataset(&dtrain, &train, &m, cname) || (held.n && build_dataset(&dheld, &held, &m, hname))) goto done;
+    if (build_dataset(&dtrain, &train, &m, cname, o.resume != NULL, 0) || (held.n && build_dataset(&dheld, &held, &m, hname, o.resume != NULL, 1))) goto done;
     if (tf_batches_make(&bt, &dtrain, (int)o.batch_tokens, t.cfg.seed, &e)) { io_error(cname, "%s", e.msg); goto done; }
     batch = malloc(sizeof *batch * (size_t)bt.max_len);
     if (!batch) { io_error("train", "out of memory"); goto done; }
