@@ -325,7 +325,7 @@ static void half_precision(void **state) {
     tf_err e;
     assert_int_equal(tf_model_init(&m, &c, vocab_src, vocab_tgt, 3, &e), 0);
     assert_int_equal(m.train_step, -1);
-    m.train_step = 250; m.train_loss = 2.5f; m.heldout_exact = 0.75f;
+    m.train_step = 250; m.step_loss = 2.5f; m.heldout_exact = 0.75f;
     char path[256];
     path_in_tmp(path, sizeof path, "half.safetensors");
     assert_int_equal(tf_model_save_f16(&m, path, &e), 0);
@@ -333,7 +333,7 @@ static void half_precision(void **state) {
     assert_int_equal(back.n_params, m.n_params);
     assert_true(back.n_f16 > 0);
     assert_int_equal(back.train_step, 250);
-    assert_true(back.train_loss == 2.5f && back.heldout_exact == 0.75f);
+    assert_true(back.step_loss == 2.5f && back.heldout_exact == 0.75f);
     assert_true(fabs((double)back.src_embed[5] - m.src_embed[5]) <= fabs((double)m.src_embed[5]) / 2048 + 1e-7);
     for (int i = 0; i < c.C * c.F; i++) {
         float w = m.enc[1].w1[i], v = back.enc[1].w1[i];

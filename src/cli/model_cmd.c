@@ -91,7 +91,7 @@ static int model_info(int argc, char **argv) {
            m.n_f16 ? "; stored as F16 in the file" : "");
     if (m.train_step >= 0) {
         printf("trained: step %d", m.train_step);
-        if (m.train_loss >= 0) printf(" · loss %.3f", (double)m.train_loss);
+        if (m.step_loss >= 0) printf(" · loss %.3f", (double)m.step_loss);
         if (m.heldout_exact >= 0) printf(" · held-out exact match %.1f%%", 100.0 * m.heldout_exact);
         printf("\n");
     }

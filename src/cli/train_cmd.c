@@ -309,12 +309,12 @@ static void beside(char *buf, size_t n, const char *path, const char *suffix) {
 // last 100 steps, and the held-out accuracy when it was measured at this step.
 static void record(tf_model *m, int step, const history *h) {
     m->train_step = step;
-    m->train_loss = m->heldout_exact = -1.0f;
+    m->step_loss = m->heldout_exact = -1.0f;
     if (h->n_loss) {
         double sum = 0.0;
         long from = h->n_loss > 100 ? h->n_loss - 100 : 0;
         for (long i = from; i < h->n_loss; i++) sum += h->loss[i];
-        m->train_loss = (float)(sum / (double)(h->n_loss - from));
+        m->step_loss = (float)(sum / (double)(h->n_loss - from));
     }
     if (h->n_acc && h->acc_step[h->n_acc - 1] == step) m->heldout_exact = h->acc[h->n_acc - 1];
 }

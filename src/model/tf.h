@@ -154,11 +154,11 @@ typedef struct {
     char extra_names[8][96];      // the first few of them
     int n_f16;                    // tensors stored as F16 in the file (widened to float32 on load)
     // Where training was when the file was written (a snapshot of a run, or its
-    // end): __metadata__ "train_step", "train_loss" (the running mean of the
+    // end): __metadata__ "train_step", "step_loss" (the running mean of the
     // label-smoothed loss per token), "heldout_exact" (a fraction, measured at
     // this step). -1 when the file does not say.
     int train_step;
-    float train_loss, heldout_exact;
+    float step_loss, heldout_exact;
 } tf_model;
 
 int tf_model_load(tf_model *m, const char *path, tf_err *e);

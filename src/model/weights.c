@@ -166,13 +166,13 @@ static int meta_str(const cJSON *meta, const char *key, const char **out, tf_err
     return 0;
 }
 
-// __metadata__ "train_step", "train_loss", "heldout_exact": optional.
+// __metadata__ "train_step", "step_loss", "heldout_exact": optional.
 static int read_training(tf_model *m, const cJSON *meta, tf_err *e) {
-    m->train_loss = m->heldout_exact = -1.0f;
+    m->step_loss = m->heldout_exact = -1.0f;
     if (meta_int(meta, "train_step", 0, -1, &m->train_step, e)) return -1;
     if (m->train_step < -1) return tf_fail(e, "__metadata__ \"train_step\" is %d; a step is 0 or more", m->train_step);
-    const char *keys[2] = {"train_loss", "heldout_exact"};
-    float *vals[2] = {&m->train_loss, &m->heldout_exact};
+    const char *keys[2] = {"step_loss", "heldout_exact"};
+    float *vals[2] = {&m->step_loss, &m->heldout_exact};
     for (int i = 0; i < 2; i++) {
         const char *s;
         char *end;
@@ -515,7 +515,7 @@ static cJSON *metadata_json(const tf_model *m) {
         snprintf(buf, sizeof buf, "%d", m->train_step);
         cJSON_AddStringToObject(meta, "train_step", buf);
     }
-    if (m->train_loss >= 0) { snprintf(buf, sizeof buf, "%.6g", (double)m->train_loss); cJSON_AddStringToObject(meta, "train_loss", buf); }
+    if (m->step_loss >= 0) { snprintf(buf, sizeof buf, "%.6g", (double)m->step_loss); cJSON_AddStringToObject(meta, "step_loss", buf); }
     if (m->heldout_exact >= 0) { snprintf(buf, sizeof buf, "%.6g", (double)m->heldout_exact); cJSON_AddStringToObject(meta, "heldout_exact", buf); }
     return meta;
 }
@@ -617,7 +617,7 @@ done:
 int tf_model_init(tf_model *m, const tf_config *cfg, const char *src_vocab, const char *tgt_vocab, uint64_t seed, tf_err *e) {
     memset(m, 0, sizeof *m);
     m->train_step = -1;
-    m->train_loss = m->heldout_exact = -1.0f;
+    m->step_loss = m->heldout_exact = -1.0f;
     m->cfg = *cfg;
     tf_config *c = &m->cfg;
     if (!c->max_len_set) c->max_len = TF_DEFAULT_MAX_LEN;
@@ -688,7 +688,7 @@ int tf_model_clone(tf_model *dst, const tf_model *src, tf_err *e) {
         memcpy((float *)a[n + k].data, a[k].data, sizeof(float) * (size_t)a[k].shape[0] * (a[k].rank == 2 ? a[k].shape[1] : 1));
     free(a);
     dst->train_step = src->train_step;
-    dst->train_loss = src->train_loss;
+    dst->step_loss = src->step_loss;
     dst->heldout_exact = src->heldout_exact;
     rc = 0;
 done:
