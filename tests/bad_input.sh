@@ -83,8 +83,11 @@ model "byte count disagrees with the shape" off-count.safetensors '"src_embed.we
 mk off-overlap.safetensors set decoder.layers.0.norm1.bias data_offsets '[0, 16]'
 model "overlapping tensors" off-overlap.safetensors "overlap in the data"
 # -- dtypes and shapes
-mk dtype.safetensors set src_embed.weight dtype '"F16"'
-model "dtype F16" dtype.safetensors '"src_embed.weight" is F16'
+mk dtype.safetensors set src_embed.weight dtype '"BF16"'
+model "dtype BF16" dtype.safetensors '"src_embed.weight" is BF16'
+# F16 is read (widened to float32), but its data must be 2 bytes a number
+mk f16size.safetensors set src_embed.weight dtype '"F16"'
+model "F16 with F32's bytes" f16size.safetensors '"src_embed.weight" has 96 bytes of data but its shape needs 48'
 mk shape.safetensors set encoder.layers.0.linear1.weight shape '[4, 8]'
 model "shape transposed" shape.safetensors '"encoder.layers.0.linear1.weight" has shape [4, 8] but the config'
 mk rank3.safetensors set src_embed.weight shape '[6, 2, 2]'

@@ -143,12 +143,12 @@ head -1 debian/changelog | grep -q "^tviz ($version)" && ok || bad "debian/chang
 LC_ALL=C.UTF-8 MANWIDTH=120 man --warnings -E UTF-8 -l "$D$P/share/man/man1/tviz.1" >"$T/man.txt" 2>"$T/err" && [ ! -s "$T/err" ] && ok || bad "man: $(head -5 "$T/err")"
 # every option of every help is in the man page, and every command has its section
 "$I" --help >"$T/help"
-for c in trace walk export model lesson corpus train translate icon; do "$I" $c --help >>"$T/help"; done
+for c in trace walk export model lesson corpus train translate eval icon; do "$I" $c --help >>"$T/help"; done
 "$I" --quit --help >>"$T/help"
-opts=$(grep -o -- '--[a-z][a-z-]*' "$T/help" | sort -u)
+opts=$(grep -o -- '--[a-z][a-z0-9-]*' "$T/help" | sort -u)
 [ "$(echo "$opts" | wc -l)" -gt 40 ] && ok || bad "only $(echo "$opts" | wc -l) options in the helps"
 for o in $opts; do grep -q -- "$o\b" "$T/man.txt" || bad "the man page lacks $o"; done
-for c in trace walk export model lesson corpus train translate icon; do grep -q "^   tviz $c" "$T/man.txt" || bad "the man page has no section for tviz $c"; done
+for c in trace walk export model lesson corpus train translate eval icon; do grep -q "^   tviz $c" "$T/man.txt" || bad "the man page has no section for tviz $c"; done
 ok
 
 # ---- make uninstall leaves no file behind
