@@ -98,6 +98,8 @@ mk heads.safetensors meta nhead 3
 model "d_model not divisible by nhead" heads.safetensors "d_model 4 is not divisible by nhead 3"
 mk ffn.safetensors meta dim_feedforward 16
 model "dim_feedforward disagrees" ffn.safetensors "dim_feedforward 16"
+mk curve.safetensors meta heldout_curve "1400:0.8 2800:"
+model "a held-out curve cut short" curve.safetensors '"heldout_curve": item 2 is not step:fraction'
 mk missing.safetensors del decoder.layers.0.norm3.bias
 model "a tensor missing" missing.safetensors '"decoder.layers.0.norm3.bias" is missing'
 mk no-meta.safetensors del __metadata__

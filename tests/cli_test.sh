@@ -214,6 +214,7 @@ expect_error "train: held-out words a word-level model lacks" "give held-out pai
 expect_ok "model convert --f16" "$TVIZ" model convert "$T/m.safetensors" --f16 -o "$T/m16.safetensors"
 expect_ok "model info: F16 and the training record" "$TVIZ" model info "$T/m16.safetensors"
 grep -q "stored as F16" "$T/out" && grep -q "^trained: step 4 · loss [0-9.]*" "$T/out" || bad "model info on an F16 snapshot: $(tail -2 "$T/out")"
+grep -q "^loss curve: 1 point, each the mean of 10 steps, from [0-9.]* to [0-9.]*$" "$T/out" || bad "model info: the loss curve: $(tail -2 "$T/out")"
 [ "$(stat -c %s "$T/m16.safetensors")" -lt "$(stat -c %s "$T/m.safetensors")" ] || bad "model convert --f16: the file is not smaller"
 expect_error "model convert without a precision" "needs --f16 or --f32" "$TVIZ" model convert "$T/m.safetensors" -o "$T/m32.safetensors"
 [ ! -e "$T/m32.safetensors" ] || bad "model convert: a failed run wrote a file"

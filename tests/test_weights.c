@@ -208,6 +208,9 @@ static void m_dtype(sfile *f) { cJSON_ReplaceItemInObject(cJSON_GetObjectItem(f-
 static void m_f16_bytes(sfile *f) { cJSON_ReplaceItemInObject(cJSON_GetObjectItem(f->header, "src_embed.weight"), "dtype", cJSON_CreateString("F16")); }
 static void m_step(sfile *f) { set_meta(f, "train_step", "-5"); }
 static void m_exact(sfile *f) { set_meta(f, "heldout_exact", "1.5"); }
+static void m_loss_curve(sfile *f) { set_meta(f, "loss_every", "10"); set_meta(f, "loss_curve", "5.1 4.2 x 3.9"); }
+static void m_loss_every(sfile *f) { set_meta(f, "loss_curve", "5.1 4.2"); set_meta(f, "loss_every", "0"); }
+static void m_heldout_curve(sfile *f) { set_meta(f, "heldout_curve", "100:0.5 200:1.5"); }
 static void m_shape(sfile *f) {
     cJSON *s = cJSON_GetObjectItem(cJSON_GetObjectItem(f->header, "encoder.layers.0.linear1.weight"), "shape");
     cJSON_ReplaceItemInArray(s, 0, cJSON_CreateNumber(8));
@@ -251,6 +254,9 @@ static void broken_headers(void **state) {
         {"f16bytes", "its shape needs", m_f16_bytes},
         {"trainstep", "\"train_step\" is -5", m_step},
         {"heldout", "a fraction from 0 to 1", m_exact},
+        {"losscurve", "\"loss_curve\": item 3 is not a number of 0 or more", m_loss_curve},
+        {"lossevery", "\"loss_every\" is 0", m_loss_every},
+        {"heldoutcurve", "\"heldout_curve\": item 2 is not step:fraction", m_heldout_curve},
         {"shape", "has shape [8, 16] but the config", m_shape},
         {"missing", "\"decoder.layers.0.norm3.bias\" is missing", m_missing},
         {"offsets", "truncated", m_offsets_out},
@@ -326,6 +332,9 @@ static void half_precision(void **state) {
     assert_int_equal(tf_model_init(&m, &c, vocab_src, vocab_tgt, 3, &e), 0);
     assert_int_equal(m.train_step, -1);
     m.train_step = 250; m.step_loss = 2.5f; m.heldout_exact = 0.75f;
+    const float loss[3] = {9.5f, 4.25f, 2.5f}, acc[2] = {0.125f, 0.75f};
+    const int acc_at[2] = {100, 250};
+    assert_int_equal(tf_model_set_curves(&m, loss, 3, 100, acc_at, acc, 2, &e), 0);
     char path[256];
     path_in_tmp(path, sizeof path, "half.safetensors");
     assert_int_equal(tf_model_save_f16(&m, path, &e), 0);
@@ -334,6 +343,12 @@ static void half_precision(void **state) {
     assert_true(back.n_f16 > 0);
     assert_int_equal(back.train_step, 250);
     assert_true(back.step_loss == 2.5f && back.heldout_exact == 0.75f);
+    assert_int_equal(back.n_loss_curve, 3);
+    assert_int_equal(back.loss_every, 100);
+    assert_true(back.loss_curve[0] == 9.5f && back.loss_curve[1] == 4.25f && back.loss_curve[2] == 2.5f);
+    assert_int_equal(back.n_heldout_curve, 2);
+    assert_true(back.heldout_steps[0] == 100 && back.heldout_steps[1] == 250);
+    assert_true(back.heldout_curve[0] == 0.125f && back.heldout_curve[1] == 0.75f);
     assert_true(fabs((double)back.src_embed[5] - m.src_embed[5]) <= fabs((double)m.src_embed[5]) / 2048 + 1e-7);
     for (int i = 0; i < c.C * c.F; i++) {
         float w = m.enc[1].w1[i], v = back.enc[1].w1[i];

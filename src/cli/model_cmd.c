@@ -95,6 +95,13 @@ static int model_info(int argc, char **argv) {
         if (m.heldout_exact >= 0) printf(" · held-out exact match %.1f%%", 100.0 * m.heldout_exact);
         printf("\n");
     }
+    if (m.n_loss_curve)
+        printf("loss curve: %d point%s, each the mean of %d steps, from %.3f to %.3f\n", m.n_loss_curve, m.n_loss_curve == 1 ? "" : "s", m.loss_every,
+               (double)m.loss_curve[0], (double)m.loss_curve[m.n_loss_curve - 1]);
+    if (m.n_heldout_curve) {
+        printf("held-out exact match:");
+        for (int i = 0; i < m.n_heldout_curve; i++) printf(" %.1f%% at step %d%s", 100.0 * m.heldout_curve[i], m.heldout_steps[i], i + 1 < m.n_heldout_curve ? "," : "\n");
+    }
     tf_model_free(&m);
     return 0;
 }

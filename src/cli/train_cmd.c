@@ -305,6 +305,8 @@ static void beside(char *buf, size_t n, const char *path, const char *suffix) {
     snprintf(buf, n, "%.*s%s", (int)l, path, suffix);
 }
 
+#define LOSS_EVERY 10 // steps each value of a model file's loss curve averages
+
 // The model file records where training is: the step, the mean loss of the
 // last 100 steps, and the held-out accuracy when it was measured at this step.
 static void record(tf_model *m, int step, const history *h) {
@@ -317,6 +319,19 @@ static void record(tf_model *m, int step, const history *h) {
         m->step_loss = (float)(sum / (double)(h->n_loss - from));
     }
     if (h->n_acc && h->acc_step[h->n_acc - 1] == step) m->heldout_exact = h->acc[h->n_acc - 1];
+    // and the curves so far: the loss as the mean of each LOSS_EVERY steps (a last, shorter block included)
+    int nb = (int)((h->n_loss + LOSS_EVERY - 1) / LOSS_EVERY);
+    float *blocks = malloc(sizeof(float) * (size_t)(nb ? nb : 1));
+    if (!blocks) return;
+    for (int b = 0; b < nb; b++) {
+        long from = (long)b * LOSS_EVERY, to = from + LOSS_EVERY < h->n_loss ? from + LOSS_EVERY : h->n_loss;
+        double sum = 0.0;
+        for (long i = from; i < to; i++) sum += h->loss[i];
+        blocks[b] = (float)(sum / (double)(to - from));
+    }
+    tf_err e;
+    tf_model_set_curves(m, blocks, nb, LOSS_EVERY, h->acc_step, h->acc, (int)h->n_acc, &e); // (fails only for every < 1)
+    free(blocks);
 }
 
 static int snapshot(const char *dir, const tf_trainer *t, const train_opts *o, const history *h, char *path, size_t n) {

@@ -159,6 +159,13 @@ typedef struct {
     // this step). -1 when the file does not say.
     int train_step;
     float step_loss, heldout_exact;
+    // The run's curves up to that step (a file tviz train wrote; 0 long
+    // otherwise): the mean loss per token of each loss_every steps
+    // (__metadata__ "loss_curve", numbers separated by spaces, and
+    // "loss_every"), and the held-out exact match where it was measured
+    // ("heldout_curve", "step:fraction" pairs separated by spaces).
+    float *loss_curve; int n_loss_curve, loss_every;   // (n_loss_curve)
+    int *heldout_steps; float *heldout_curve; int n_heldout_curve; // (n_heldout_curve) each
 } tf_model;
 
 int tf_model_load(tf_model *m, const char *path, tf_err *e);
@@ -193,6 +200,10 @@ int tf_model_clone(tf_model *dst, const tf_model *src, tf_err *e);
 // Gives m subword merges (NULL: none) for its source and target side; they
 // are saved with it and split every sentence it reads.
 int tf_model_set_merges(tf_model *m, const char *src_merges, const char *tgt_merges, tf_err *e);
+// Gives m copies of a run's curves (see tf_model): n loss values, each the
+// mean of every steps, and n_acc held-out measurements at steps[i]. 0 or -1.
+int tf_model_set_curves(tf_model *m, const float *loss, int n, int every, const int *steps, const float *acc, int n_acc,
+                        tf_err *e);
 // Fills cfg with the paper's base sizes (Table 3): C 512, H 8, F 2048, 6+6 layers.
 void tf_config_base(tf_config *cfg);
 

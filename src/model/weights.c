@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,6 +182,65 @@ static int read_training(tf_model *m, const cJSON *meta, tf_err *e) {
         *vals[i] = strtof(s, &end);
         if (end == s || *end || !isfinite(*vals[i]) || *vals[i] < 0 || (i == 1 && *vals[i] > 1))
             return tf_fail(e, "__metadata__ \"%s\" is \"%.40s\"; give %s", keys[i], s, i ? "a fraction from 0 to 1" : "a number of 0 or more");
+    }
+    // the curves: "loss_curve" (with "loss_every") and "heldout_curve"
+    const char *lc, *hc;
+    if (meta_str(meta, "loss_curve", &lc, e) || meta_str(meta, "heldout_curve", &hc, e)) return -1;
+    if (meta_int(meta, "loss_every", 0, 1, &m->loss_every, e)) return -1;
+    if (lc && m->loss_every < 1) return tf_fail(e, "__metadata__ \"loss_every\" is %d; give the steps each loss_curve value averages (1 or more)", m->loss_every);
+    for (int pass = 0; pass < 2; pass++) {
+        const char *text = pass ? hc : lc, *key = pass ? "heldout_curve" : "loss_curve";
+        if (!text) continue;
+        int cap = 1;
+        for (const char *q = text; *q; q++) cap += *q == ' ';
+        float *v = malloc(sizeof(float) * (size_t)cap);
+        int *st = pass ? malloc(sizeof(int) * (size_t)cap) : NULL;
+        if (!v || (pass && !st)) TF_OOM();
+        if (pass) { m->heldout_curve = v; m->heldout_steps = st; } else m->loss_curve = v;
+        int n = 0, item = 0;
+        for (const char *q = text; *q;) {
+            char *end;
+            item++;
+            if (pass) {
+                long k = strtol(q, &end, 10);
+                if (end == q || *end != ':' || k < 0 || k > INT_MAX) goto bad;
+                st[n] = (int)k;
+                q = end + 1;
+            }
+            v[n] = strtof(q, &end);
+            if (end == q || (*end && *end != ' ') || !isfinite(v[n]) || v[n] < 0 || (pass && v[n] > 1)) goto bad;
+            n++;
+            q = *end ? end + 1 : end;
+            continue;
+        bad:
+            return tf_fail(e, "__metadata__ \"%s\": item %d is not %s; write them separated by one space", key, item,
+                           pass ? "step:fraction (\"1400:0.82\")" : "a number of 0 or more");
+        }
+        if (pass) m->n_heldout_curve = n; else m->n_loss_curve = n;
+    }
+    return 0;
+}
+
+int tf_model_set_curves(tf_model *m, const float *loss, int n, int every, const int *steps, const float *acc, int n_acc,
+                        tf_err *e) {
+    free(m->loss_curve); free(m->heldout_curve); free(m->heldout_steps);
+    m->loss_curve = m->heldout_curve = NULL;
+    m->heldout_steps = NULL;
+    m->n_loss_curve = m->n_heldout_curve = 0;
+    m->loss_every = every;
+    if (n > 0) {
+        if (every < 1) return tf_fail(e, "a loss curve needs the steps each value averages (1 or more)");
+        if (!(m->loss_curve = malloc(sizeof(float) * (size_t)n))) TF_OOM();
+        memcpy(m->loss_curve, loss, sizeof(float) * (size_t)n);
+        m->n_loss_curve = n;
+    }
+    if (n_acc > 0) {
+        m->heldout_curve = malloc(sizeof(float) * (size_t)n_acc);
+        m->heldout_steps = malloc(sizeof(int) * (size_t)n_acc);
+        if (!m->heldout_curve || !m->heldout_steps) TF_OOM();
+        memcpy(m->heldout_curve, acc, sizeof(float) * (size_t)n_acc);
+        memcpy(m->heldout_steps, steps, sizeof(int) * (size_t)n_acc);
+        m->n_heldout_curve = n_acc;
     }
     return 0;
 }
@@ -435,6 +495,9 @@ void tf_model_free(tf_model *m) {
     tf_vocab_free(&m->tgt_vocab);
     tf_bpe_free(&m->src_bpe);
     tf_bpe_free(&m->tgt_bpe);
+    free(m->loss_curve);
+    free(m->heldout_curve);
+    free(m->heldout_steps);
     memset(m, 0, sizeof *m);
 }
 
@@ -517,6 +580,25 @@ static cJSON *metadata_json(const tf_model *m) {
     }
     if (m->step_loss >= 0) { snprintf(buf, sizeof buf, "%.6g", (double)m->step_loss); cJSON_AddStringToObject(meta, "step_loss", buf); }
     if (m->heldout_exact >= 0) { snprintf(buf, sizeof buf, "%.6g", (double)m->heldout_exact); cJSON_AddStringToObject(meta, "heldout_exact", buf); }
+    if (m->n_loss_curve || m->n_heldout_curve) {
+        int n = m->n_loss_curve > m->n_heldout_curve ? m->n_loss_curve : m->n_heldout_curve;
+        char *text = malloc((size_t)n * 32 + 1);
+        if (!text) TF_OOM();
+        if (m->n_loss_curve) {
+            size_t k = 0;
+            for (int i = 0; i < m->n_loss_curve; i++) k += (size_t)sprintf(text + k, "%s%.5g", i ? " " : "", (double)m->loss_curve[i]);
+            cJSON_AddStringToObject(meta, "loss_curve", text);
+            snprintf(buf, sizeof buf, "%d", m->loss_every);
+            cJSON_AddStringToObject(meta, "loss_every", buf);
+        }
+        if (m->n_heldout_curve) {
+            size_t k = 0;
+            for (int i = 0; i < m->n_heldout_curve; i++)
+                k += (size_t)sprintf(text + k, "%s%d:%.5g", i ? " " : "", m->heldout_steps[i], (double)m->heldout_curve[i]);
+            cJSON_AddStringToObject(meta, "heldout_curve", text);
+        }
+        free(text);
+    }
     return meta;
 }
 
@@ -690,6 +772,8 @@ int tf_model_clone(tf_model *dst, const tf_model *src, tf_err *e) {
     dst->train_step = src->train_step;
     dst->step_loss = src->step_loss;
     dst->heldout_exact = src->heldout_exact;
+    if (tf_model_set_curves(dst, src->loss_curve, src->n_loss_curve, src->loss_every, src->heldout_steps, src->heldout_curve,
+                            src->n_heldout_curve, e)) { tf_model_free(dst); goto done; }
     rc = 0;
 done:
     free(sv);
