@@ -351,6 +351,8 @@ static void lesson_live_values(void **state) {
     assert_int_equal(render_lesson_cond(&c, "split", why, sizeof why), 0);
     assert_int_equal(render_lesson_cond(&c, "trained", why, sizeof why), -1);
     assert_non_null(strstr(why, "not a condition"));
+    assert_int_equal(render_lesson_cond(&c, "aligning", why, sizeof why), 0); // the worked example was never trained
+    assert_int_equal(render_lesson_value(&c, "align_id", why, sizeof why), -1);
     // the trained translator: its first encoder head is sharp, and it decodes the sentence itself
     tf_model fm;
     tf_run fr;
@@ -360,6 +362,24 @@ static void lesson_live_values(void **state) {
     if (tf_run_sentence(&fr, &fm, we_src, NULL, &e)) fail_msg("%s", e.msg);
     render_lesson_ctx f = {&fr.trace, &fm, "en-fa", tf_trace_find(&fr.trace, "enc.0.self_attn.head.0.weights"), fr.greedy};
     assert_int_equal(render_lesson_cond(&f, "sharp", why, sizeof why), 1);
+    // the aligning head the file names (as tviz train measured it), as values
+    if (fm.align_layer < 0) { fm.align_layer = 1; fm.align_head = 3; fm.align_rate = 0.887f; } // (a file from before it was kept)
+    snprintf(want, sizeof want, "dec.%d.cross_attn.head.%d.weights", fm.align_layer, fm.align_head);
+    assert_int_equal(render_lesson_cond(&f, "aligning", why, sizeof why), 1);
+    assert_string_equal(lesson_value(&f, NULL, "align_id"), want);
+    char num[64];
+    snprintf(num, sizeof num, "%d", fm.align_layer + 1);
+    assert_string_equal(lesson_value(&f, NULL, "align_layer"), num);
+    snprintf(num, sizeof num, "%d", fm.align_head + 1);
+    assert_string_equal(lesson_value(&f, NULL, "align_head"), num);
+    snprintf(num, sizeof num, "%.0f%%", 100.0 * fm.align_rate);
+    assert_string_equal(lesson_value(&f, NULL, "align_rate"), num);
+    int ai = tf_trace_find(&fr.trace, want);
+    assert_true(ai >= 0);
+    const tf_stage *as = &fr.trace.stages[ai];
+    int peak = 0;
+    for (int j = 1; j < as->cols; j++) if (as->data[as->cols + j] > as->data[as->cols + peak]) peak = j;
+    assert_string_equal(lesson_value(&f, NULL, "align 1 argmax"), fr.trace.src_labels[peak]);
     f.stage = tf_trace_find(&fr.trace, "dec.1.cross_attn.head.3.weights"); // the aligning head
     assert_int_equal(render_lesson_cond(&f, "sharp", why, sizeof why), 1);
     assert_int_equal(render_lesson_cond(&f, "greedy", why, sizeof why), 1);

@@ -211,6 +211,8 @@ static void m_exact(sfile *f) { set_meta(f, "heldout_exact", "1.5"); }
 static void m_loss_curve(sfile *f) { set_meta(f, "loss_every", "10"); set_meta(f, "loss_curve", "5.1 4.2 x 3.9"); }
 static void m_loss_every(sfile *f) { set_meta(f, "loss_curve", "5.1 4.2"); set_meta(f, "loss_every", "0"); }
 static void m_heldout_curve(sfile *f) { set_meta(f, "heldout_curve", "100:0.5 200:1.5"); }
+static void m_align_part(sfile *f) { set_meta(f, "align_layer", "0"); set_meta(f, "align_rate", "0.5"); }
+static void m_align_range(sfile *f) { set_meta(f, "align_layer", "0"); set_meta(f, "align_head", "9"); set_meta(f, "align_rate", "0.5"); }
 static void m_shape(sfile *f) {
     cJSON *s = cJSON_GetObjectItem(cJSON_GetObjectItem(f->header, "encoder.layers.0.linear1.weight"), "shape");
     cJSON_ReplaceItemInArray(s, 0, cJSON_CreateNumber(8));
@@ -257,6 +259,8 @@ static void broken_headers(void **state) {
         {"losscurve", "\"loss_curve\": item 3 is not a number of 0 or more", m_loss_curve},
         {"lossevery", "\"loss_every\" is 0", m_loss_every},
         {"heldoutcurve", "\"heldout_curve\": item 2 is not step:fraction", m_heldout_curve},
+        {"alignpart", "names an aligning head only in part", m_align_part},
+        {"alignrange", "\"align_head\" 9: the decoder has", m_align_range},
         {"shape", "has shape [8, 16] but the config", m_shape},
         {"missing", "\"decoder.layers.0.norm3.bias\" is missing", m_missing},
         {"offsets", "truncated", m_offsets_out},
@@ -335,6 +339,8 @@ static void half_precision(void **state) {
     const float loss[3] = {9.5f, 4.25f, 2.5f}, acc[2] = {0.125f, 0.75f};
     const int acc_at[2] = {100, 250};
     assert_int_equal(tf_model_set_curves(&m, loss, 3, 100, acc_at, acc, 2, &e), 0);
+    assert_int_equal(m.align_layer, -1);
+    m.align_layer = c.L_dec - 1; m.align_head = 1; m.align_rate = 0.875f;
     char path[256];
     path_in_tmp(path, sizeof path, "half.safetensors");
     assert_int_equal(tf_model_save_f16(&m, path, &e), 0);
@@ -346,6 +352,7 @@ static void half_precision(void **state) {
     assert_int_equal(back.n_loss_curve, 3);
     assert_int_equal(back.loss_every, 100);
     assert_true(back.loss_curve[0] == 9.5f && back.loss_curve[1] == 4.25f && back.loss_curve[2] == 2.5f);
+    assert_true(back.align_layer == c.L_dec - 1 && back.align_head == 1 && back.align_rate == 0.875f);
     assert_int_equal(back.n_heldout_curve, 2);
     assert_true(back.heldout_steps[0] == 100 && back.heldout_steps[1] == 250);
     assert_true(back.heldout_curve[0] == 0.125f && back.heldout_curve[1] == 0.75f);

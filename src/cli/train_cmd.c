@@ -233,11 +233,14 @@ static void progress(long step, long steps, double loss, double tok_s, double et
             tok_s / 1000, t, tty ? "   " : "\n");
 }
 
-// Which cross-attention heads align target words with their source words.
-static void report_alignment(const tf_model *m, const tf_corpus *c, const tf_dataset *d) {
+// Which cross-attention heads align target words with their source words;
+// the model keeps the best one (by the row that predicts each word).
+static void report_alignment(tf_model *m, const tf_corpus *c, const tf_dataset *d) {
     int H = m->cfg.H, L = m->cfg.L_dec;
     double *acc = malloc(sizeof(double) * (size_t)(L * (H + 1) * 2));
     int words = acc ? tf_align_eval(m, c, d, acc) : -1;
+    m->align_layer = m->align_head = -1;
+    m->align_rate = -1.0f;
     if (words > 0) {
         fprintf(stderr, "tviz: cross-attention alignment on %d held-out target words (argmax of the row that predicts / reads each word):\n", words);
         for (int l = 0; l < L; l++)
@@ -247,6 +250,11 @@ static void report_alignment(const tf_model *m, const tf_corpus *c, const tf_dat
                 else snprintf(name, sizeof name, "mean of heads");
                 fprintf(stderr, "  dec.%d.cross_attn %-13s %5.1f%% predicting  %5.1f%% reading\n", l, name,
                         100 * acc[(l * (H + 1) + h) * 2], 100 * acc[(l * (H + 1) + h) * 2 + 1]);
+                if (h < H && (m->align_layer < 0 || acc[(l * (H + 1) + h) * 2] > m->align_rate)) {
+                    m->align_layer = l;
+                    m->align_head = h;
+                    m->align_rate = (float)acc[(l * (H + 1) + h) * 2];
+                }
             }
     }
     free(acc);

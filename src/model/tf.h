@@ -164,6 +164,13 @@ typedef struct {
     // (__metadata__ "loss_curve", numbers separated by spaces, and
     // "loss_every"), and the held-out exact match where it was measured
     // ("heldout_curve", "step:fraction" pairs separated by spaces).
+    // The cross-attention head that aligns best: the head (align_head of
+    // decoder layer align_layer) whose row that writes a held-out target word
+    // peaks on its source word most often, for align_rate of the words
+    // (tviz train measures it: __metadata__ "align_layer", "align_head",
+    // "align_rate"). -1 when the file does not say.
+    int align_layer, align_head;
+    float align_rate;
     float *loss_curve; int n_loss_curve, loss_every;   // (n_loss_curve)
     int *heldout_steps; float *heldout_curve; int n_heldout_curve; // (n_heldout_curve) each
 } tf_model;

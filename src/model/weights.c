@@ -183,6 +183,23 @@ static int read_training(tf_model *m, const cJSON *meta, tf_err *e) {
         if (end == s || *end || !isfinite(*vals[i]) || *vals[i] < 0 || (i == 1 && *vals[i] > 1))
             return tf_fail(e, "__metadata__ \"%s\" is \"%.40s\"; give %s", keys[i], s, i ? "a fraction from 0 to 1" : "a number of 0 or more");
     }
+    // the aligning head: "align_layer", "align_head", "align_rate" (all three, or none)
+    const char *ar;
+    if (meta_int(meta, "align_layer", 0, -1, &m->align_layer, e) || meta_int(meta, "align_head", 0, -1, &m->align_head, e) ||
+        meta_str(meta, "align_rate", &ar, e))
+        return -1;
+    m->align_rate = -1.0f;
+    if (ar) {
+        char *end;
+        m->align_rate = strtof(ar, &end);
+        if (end == ar || *end || !(m->align_rate >= 0 && m->align_rate <= 1))
+            return tf_fail(e, "__metadata__ \"align_rate\" is \"%.40s\"; give a fraction from 0 to 1", ar);
+    }
+    if ((m->align_layer >= 0) != (m->align_head >= 0) || (m->align_layer >= 0) != (ar != NULL))
+        return tf_fail(e, "__metadata__ names an aligning head only in part; give align_layer, align_head and align_rate together, or none");
+    if (m->align_layer >= m->cfg.L_dec || m->align_head >= m->cfg.H || m->align_layer < -1 || m->align_head < -1)
+        return tf_fail(e, "__metadata__ \"align_layer\" %d, \"align_head\" %d: the decoder has %d layers of %d heads (counted from 0)",
+                       m->align_layer, m->align_head, m->cfg.L_dec, m->cfg.H);
     // the curves: "loss_curve" (with "loss_every") and "heldout_curve"
     const char *lc, *hc;
     if (meta_str(meta, "loss_curve", &lc, e) || meta_str(meta, "heldout_curve", &hc, e)) return -1;
@@ -580,6 +597,14 @@ static cJSON *metadata_json(const tf_model *m) {
     }
     if (m->step_loss >= 0) { snprintf(buf, sizeof buf, "%.6g", (double)m->step_loss); cJSON_AddStringToObject(meta, "step_loss", buf); }
     if (m->heldout_exact >= 0) { snprintf(buf, sizeof buf, "%.6g", (double)m->heldout_exact); cJSON_AddStringToObject(meta, "heldout_exact", buf); }
+    if (m->align_layer >= 0) {
+        snprintf(buf, sizeof buf, "%d", m->align_layer);
+        cJSON_AddStringToObject(meta, "align_layer", buf);
+        snprintf(buf, sizeof buf, "%d", m->align_head);
+        cJSON_AddStringToObject(meta, "align_head", buf);
+        snprintf(buf, sizeof buf, "%.4g", (double)m->align_rate);
+        cJSON_AddStringToObject(meta, "align_rate", buf);
+    }
     if (m->n_loss_curve || m->n_heldout_curve) {
         int n = m->n_loss_curve > m->n_heldout_curve ? m->n_loss_curve : m->n_heldout_curve;
         char *text = malloc((size_t)n * 32 + 1);
@@ -699,6 +724,8 @@ done:
 int tf_model_init(tf_model *m, const tf_config *cfg, const char *src_vocab, const char *tgt_vocab, uint64_t seed, tf_err *e) {
     memset(m, 0, sizeof *m);
     m->train_step = -1;
+    m->align_layer = m->align_head = -1;
+    m->align_rate = -1.0f;
     m->step_loss = m->heldout_exact = -1.0f;
     m->cfg = *cfg;
     tf_config *c = &m->cfg;
@@ -772,6 +799,9 @@ int tf_model_clone(tf_model *dst, const tf_model *src, tf_err *e) {
     dst->train_step = src->train_step;
     dst->step_loss = src->step_loss;
     dst->heldout_exact = src->heldout_exact;
+    dst->align_layer = src->align_layer;
+    dst->align_head = src->align_head;
+    dst->align_rate = src->align_rate;
     if (tf_model_set_curves(dst, src->loss_curve, src->n_loss_curve, src->loss_every, src->heldout_steps, src->heldout_curve,
                             src->n_heldout_curve, e)) { tf_model_free(dst); goto done; }
     rc = 0;

@@ -35,8 +35,17 @@ const char *render_model_name(const char *path, char *buf, size_t n) {
 // A stage named by id, "this" (the stage the text is beside) or "this:NAME"
 // (this stage's id with its last part replaced: this:weights beside
 // enc.0.self_attn.head.1.out). -1 if there is none.
+// "align": the weights of the model's aligning cross-attention head (tf_model.align_*), -1 if it has none.
+static int aligning_stage(const render_lesson_ctx *c) {
+    if (c->m->align_layer < 0) return -1;
+    tf_stage k = {.family = TF_FAMILY_TRANSFORMER, .side = TF_SIDE_DEC, .layer = c->m->align_layer, .sublayer = TF_SUB_CROSS_ATTN,
+                  .op = TF_OP_WEIGHTS, .head = c->m->align_head, .step = -1};
+    return tf_trace_lookup(c->t, &k);
+}
+
 static int stage_of(const render_lesson_ctx *c, const char *ref) {
     if (!strcmp(ref, "this")) return c->stage;
+    if (!strcmp(ref, "align")) return aligning_stage(c);
     return tf_stage_named(c->t, c->stage, ref);
 }
 
@@ -84,6 +93,16 @@ static int scalar(const render_lesson_ctx *c, const char *name, char *out, size_
     if (!strcmp(name, "embed_scale")) { put_number(g->embed_scale, out, n); return 0; }
     int first, count;
     if (!strcmp(name, "src_words")) { snprintf(out, n, "%d", source_words(c->t, &first, &count)); return 0; }
+    if (!strncmp(name, "align_", 6)) { // the aligning head: align_layer and align_head counted from 1, align_rate in %
+        int ai = aligning_stage(c);
+        if (ai < 0) return why(out, n, "%s: this model names no aligning head ([if aligning] tells)", name);
+        if (!strcmp(name, "align_layer")) snprintf(out, n, "%d", c->m->align_layer + 1);
+        else if (!strcmp(name, "align_head")) snprintf(out, n, "%d", c->m->align_head + 1);
+        else if (!strcmp(name, "align_rate")) snprintf(out, n, "%.0f%%", 100.0 * c->m->align_rate);
+        else if (!strcmp(name, "align_id")) { *words = 1; snprintf(out, n, "%s", c->t->stages[ai].id); }
+        else return why(out, n, "%s is not a value tviz knows; use align_layer, align_head, align_rate or align_id", name);
+        return 0;
+    }
     if (!strcmp(name, "src_merges") || !strcmp(name, "tgt_merges")) {
         snprintf(out, n, "%d", name[0] == 's' ? c->m->src_bpe.n : c->m->tgt_bpe.n);
         return 0;
@@ -234,13 +253,14 @@ int render_lesson_cond(const render_lesson_ctx *c, const char *cond, char *out, 
     else if (!strcmp(p, "greedy")) v = c->greedy;
     else if (!strcmp(p, "pieces")) v = c->m->src_bpe.n > 0; // the model reads subword pieces (§5.1)
     else if (!strcmp(p, "split")) { int first, count; source_words(c->t, &first, &count); v = count > 0; } // a word of the sentence is
+    else if (!strcmp(p, "aligning")) v = aligning_stage(c) >= 0; // tviz train measured an aligning head, and it is in the trace
     else if (!strcmp(p, "tied")) v = !c->m->cfg.has_generator; // the output layer is the target embedding (§3.4)
     else if (!strcmp(p, "sharp") || !strcmp(p, "flat")) { // attention weights only: beside anything else neither holds
         if (c->stage < 0) return why(out, n, "%s: sharp and flat need a stage", cond);
         v = c->t->stages[c->stage].op == TF_OP_WEIGHTS && (attention_sharpness(c) >= 0.5) == (p[0] == 's');
     } else {
         snprintf(name, sizeof name, "%s", cond);
-        return why(out, n, "[if %s]: not a condition tviz knows; use model=NAME, model!=NAME, has STAGE, greedy, tied, pieces, split, sharp or flat, ! in front for not", name);
+        return why(out, n, "[if %s]: not a condition tviz knows; use model=NAME, model!=NAME, has STAGE, greedy, tied, pieces, split, aligning, sharp or flat, ! in front for not", name);
     }
     return neg ? !v : v;
 }
