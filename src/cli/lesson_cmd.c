@@ -17,12 +17,14 @@
 static const char *glossary_keys[] = {"attention", "query", "key", "value", "head", "mask", "softmax", "layer-normalization",
                                       "residual-connection", "positional-encoding", "encoder", "decoder", "embedding", "feed-forward"};
 
-// Stage ids of a model with every optional part (final norms) and 2 layers
-// a side, so each pattern can be checked against real ids.
+// Stage ids of a model with every optional part (final norms, an output
+// layer of its own) and 2 layers a side, so each pattern can be checked
+// against real ids (and [if !tied] holds for one model checked).
 static int reference_ids(tf_model *m, tf_run *r, tf_err *e) {
     tf_config c = {0};
     c.C = 4; c.H = 2; c.F = 8; c.L_enc = 2; c.L_dec = 2;
     c.eps = 1e-5f; c.embed_scale_is_sqrt = 1; c.has_enc_norm = c.has_dec_norm = 1;
+    c.has_generator = c.has_generator_bias = 1;
     if (tf_model_init(m, &c, "<unk>\n<bos>\n<eos>", NULL, 1, e)) return -1;
     if (tf_run_sentence(r, m, "a b", "c", e)) { tf_model_free(m); return -1; }
     return 0;
@@ -70,14 +72,19 @@ static int probe_value(void *ctx, const char *expr, char *out, size_t n) {
 }
 
 // 0 if every value of block b reads beside stage (or -1); else a problem line.
-static int block_reads(const lesson_block *b, value_model *vm, int stage, const char *path) {
+// 0 when block b's values all read beside stage (or it is not shown there:
+// *shown says whether it is), -1 (reported) when one does not.
+static int block_reads(const lesson_block *b, value_model *vm, int stage, const char *path, char *shown) {
     value_probe p = {.c = {&vm->r.trace, &vm->m, vm->name, stage, vm->r.greedy}};
     char out[9000];
     const char *where = stage >= 0 ? vm->r.trace.stages[stage].id : "no stage";
-    if (b->cond && render_lesson_cond(&p.c, b->cond, p.why, sizeof p.why) < 0) {
+    int holds = b->cond ? render_lesson_cond(&p.c, b->cond, p.why, sizeof p.why) : 1;
+    if (holds < 0) {
         problem("%s:%d: %s", path, b->line, p.why);
         return -1;
     }
+    if (!holds) return 0; // not shown here: its values need not read
+    *shown = 1;
     lesson_expand(b->markup, probe_value, &p, out, sizeof out);
     if (!p.bad) return 0;
     problem("%s:%d: {{%s}} cannot be read (%s, beside %s): %s; lessons/README.md lists the values", path, b->line, p.expr, vm->name,
@@ -90,17 +97,26 @@ static int check_values(const lesson *l, value_model *vms, int n_vm) {
     for (int s = 0; s < l->n; s++) {
         const lesson_section *sec = &l->sec[s];
         int plain = !strcmp(sec->patterns[0], "intro") || !strcmp(sec->patterns[0], "check");
-        char *bad = calloc((size_t)sec->n_blocks + 1, 1); // a block's first problem is its only one
+        // a block's first problem is its only one; a block never shown had its values never read
+        char *bad = calloc((size_t)sec->n_blocks + 1, 2), *shown = bad + sec->n_blocks + 1;
         if (!bad) return problems + 1;
+        int all_ok = 1;
         for (int v = 0; v < n_vm; v++) {
-            if (!vms[v].ok) continue;
+            if (!vms[v].ok) { all_ok = 0; continue; }
             const tf_trace *t = &vms[v].r.trace;
             for (int i = plain ? -1 : 0; i < (plain ? 0 : t->n); i++) {
                 if (i >= 0 && lesson_for_stage(l, t->stages[i].id) != sec) continue;
                 for (int b = 0; b < sec->n_blocks; b++)
-                    if (!bad[b] && block_reads(&sec->blocks[b], &vms[v], i, l->path)) { bad[b] = 1; problems++; }
+                    if (!bad[b] && block_reads(&sec->blocks[b], &vms[v], i, l->path, &shown[b])) { bad[b] = 1; problems++; }
             }
         }
+        for (int b = 0; b < sec->n_blocks && all_ok; b++)
+            if (!bad[b] && !shown[b]) {
+                problem("%s:%d: [if %s] holds beside none of its stages in the models checked (%s, %s, %s), so its values were never read; "
+                        "make it hold for one of them, or remove it", l->path, sec->blocks[b].line, sec->blocks[b].cond ? sec->blocks[b].cond : "",
+                        vms[0].name, vms[1].name, n_vm > 2 ? vms[2].name : "");
+                problems++;
+            }
         free(bad);
     }
     return problems;
