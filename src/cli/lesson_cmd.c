@@ -111,9 +111,9 @@ static int check_values(const lesson *l, value_model *vms, int n_vm) {
             }
         }
         for (int b = 0; b < sec->n_blocks && all_ok; b++)
-            if (!bad[b] && !shown[b]) {
+            if (!bad[b] && !shown[b] && sec->blocks[b].cond) { // (a section beside no stage is reported on its own)
                 problem("%s:%d: [if %s] holds beside none of its stages in the models checked (%s, %s, %s), so its values were never read; "
-                        "make it hold for one of them, or remove it", l->path, sec->blocks[b].line, sec->blocks[b].cond ? sec->blocks[b].cond : "",
+                        "make it hold for one of them, or remove it", l->path, sec->blocks[b].line, sec->blocks[b].cond,
                         vms[0].name, vms[1].name, n_vm > 2 ? vms[2].name : "");
                 problems++;
             }
