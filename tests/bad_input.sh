@@ -328,7 +328,7 @@ lists "an unknown frame" "verbs.tsv:20: " 'the frame "fly" is not one tviz knows
 wfresh; wline verbs.tsv 20 "$(printf 'read\treads\tread\tread\treading\t-\tخوان\tخواند\ttr\tbooks\t-')"
 lists "an unknown class" "verbs.tsv:20: " 'the class "books" is not a class of any noun'
 wfresh; wline times.tsv 8 "$(printf 'every day\tهر روز\t0 5\tpresent')"
-lists "an alignment out of range" "times.tsv:8: " "the alignment 5 is out of range"
+lists "an alignment out of range" "times.tsv:8: " "the alignment 5 of Persian word"
 wfresh; printf 'a\tb\t*\n\377\n' >>"$W/adjectives.tsv"; n=$(wc -l <"$W/adjectives.tsv")
 lists "invalid UTF-8" "adjectives.tsv:$n: " "not valid UTF-8"
 wfresh; sed -i '/^I\t/d' "$W/pronouns.tsv"; grep -v '^#' "$W/pronouns.tsv" | grep -q . || bad "lists: pronouns.tsv emptied"

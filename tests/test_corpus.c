@@ -82,7 +82,7 @@ static void lists_errors_name_the_line(void **state) {
         {LX_VERBS, "read\treads\tread\tread\treading\t-\tخوان\tخواند\ttr\ttext\tx\n", 1, "the flags \"x\""},
         {LX_VERBS, "read\treads\tread\tread\treading\t-\tمی خوان\tخواند\ttr\ttext\t-\n", 1, "a Persian stem is one word"},
         {LX_VERBS, "read\treads\tread\tread\treading\t-\tخوان\tخواند\ttr:to\ttext\t-\n", 1, "take an English preposition"},
-        {LX_TIMES, "every day\tهر روز\t0 2\tpresent\n", 1, "the alignment 2 is out of range"},
+        {LX_TIMES, "every day\tهر روز\t0 2\tpresent\n", 1, "the alignment 2 of Persian word 2 is out of range"},
         {LX_TIMES, "every day\tهر روز\t0\tpresent\n", 1, "has 1 alignment numbers but the Persian has 2 words"},
         {LX_TIMES, "today\tامروز\t0\tsoon\n", 1, "the tense \"soon\""},
         {LX_PRONOUNS, "I\tme\tmy\tam\twas\tمن\tمرا\t1s\tم\tم\t" ZWNJ "ام\tهستم\tنیستم\n", 0, "no 3s or no 3p pronoun"},
@@ -91,7 +91,7 @@ static void lists_errors_name_the_line(void **state) {
         {LX_PREPOSITIONS, "next to\tکنار\t2\tplace\n", 1, "is not one of the English words (0..1)"},
         {LX_ADVERBS, "slowly\tآهسته\tfast\n", 1, "the kind \"fast\""},
         {LX_DETERMINERS, "a\tیک\tsg\tsg\tmaybe\n", 1, "the definiteness \"maybe\""},
-        {LX_PHRASES, "Hello\tسلام\t1\n", 1, "the alignment 1 is out of range"},
+        {LX_PHRASES, "Hello\tسلام\t1\n", 1, "the alignment 1 of Persian word 1 is out of range"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         tf_lexicon *lx = tf_lexicon_new();

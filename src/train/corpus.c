@@ -938,6 +938,30 @@ static void squeeze_spaces(char *s) {
     *o = 0;
 }
 
+int tf_parse_alignment(const char *s, int *al, int n_tgt, int n_src, const char *src, const char *tgt, tf_err *e) {
+    int k = 0;
+    for (const char *p = s;;) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        char *end;
+        errno = 0;
+        long v = strtol(p, &end, 10);
+        if (end == p || (*end && *end != ' ') || errno) {
+            size_t l = strcspn(p, " ");
+            return tf_fail(e, "the alignment \"%.*s\" is not a number; give one %s word index (or -1) per %s word", (int)(l > 20 ? 20 : l),
+                           p, src, tgt);
+        }
+        if (k < n_tgt && (v < -1 || v >= n_src))
+            return tf_fail(e, "the alignment %ld of %s word %d is out of range: the %s has %d words; use 0..%d, or -1 for none", v, tgt,
+                           k + 1, src, n_src, n_src - 1);
+        if (k < n_tgt) al[k] = (int)v;
+        k++; // (too many are counted, and reported below)
+        p = end;
+    }
+    if (k != n_tgt) return tf_fail(e, "has %d alignment numbers but the %s has %d words; give one per %s word (-1 for none)", k, tgt, n_tgt, tgt);
+    return 0;
+}
+
 // One line (NUL-terminated, no '\n', no final '\r'), already checked for
 // UTF-8 and control characters. Appends its pair to c.
 static int parse_line(tf_corpus *c, char *s, tf_err *e) {
@@ -959,34 +983,9 @@ static int parse_line(tf_corpus *c, char *s, tf_err *e) {
     int *a = malloc(sizeof(int) * (size_t)n_tgt);
     if (!a) return tf_fail(e, "out of memory while reading the corpus");
     for (int i = 0; i < n_tgt; i++) a[i] = -1;
-    if (al) {
-        int k = 0;
-        char *p = al;
-        for (;;) {
-            while (*p == ' ') p++;
-            if (!*p) break;
-            char *end;
-            errno = 0;
-            long v = strtol(p, &end, 10);
-            if (end == p || (*end && *end != ' ') || errno) {
-                size_t l = strcspn(p, " ");
-                free(a);
-                return tf_fail(e, "the alignment \"%.*s\" is not a number; give one source word index (or -1) per target word",
-                               (int)(l > 20 ? 20 : l), p);
-            }
-            if (k >= n_tgt) { k++; p = end; continue; } // counted, reported below
-            if (v < -1 || v >= n_src) {
-                free(a);
-                return tf_fail(e, "the alignment %ld of target word %d is out of range: the source has %d words; use 0..%d, or -1 for none",
-                               v, k + 1, n_src, n_src - 1);
-            }
-            a[k++] = (int)v;
-            p = end;
-        }
-        if (k != n_tgt) {
-            free(a);
-            return tf_fail(e, "has %d alignment numbers but the target has %d words; give one per target word (-1 for none)", k, n_tgt);
-        }
+    if (al && tf_parse_alignment(al, a, n_tgt, n_src, "source", "target", e)) {
+        free(a);
+        return -1;
     }
     squeeze_spaces(s);
     squeeze_spaces(tgt);

@@ -101,6 +101,11 @@ int tf_corpus_parse(tf_corpus *c, const char *text, size_t len, int *line, tf_er
 // word lists read their files with it.)
 const char *tf_next_line(const char *text, size_t len, size_t *at, size_t *n);
 
+// An alignment column, "0 1 -1": one source word index (or -1 for none) per
+// target word, into al (n_tgt entries). src and tgt name the sides in
+// errors ("source"/"target", "English"/"Persian"). Returns 0 or -1.
+int tf_parse_alignment(const char *s, int *al, int n_tgt, int n_src, const char *src, const char *tgt, tf_err *e);
+
 // The TSV text of c (malloc'd, alignment column always written), for
 // io_write_file. Returns 0, or -1 when out of memory.
 int tf_corpus_format(const tf_corpus *c, char **out, size_t *len);

@@ -113,27 +113,10 @@ static int count_words(const char *s) {
     return n;
 }
 
-// "0 1 -1" -> al (n entries, each -1..n_en-1).
+// "0 1 -1" -> al (n entries, each -1..n_en-1), at most cap Persian words.
 static int parse_align(const char *s, int *al, int n, int cap, int n_en, tf_err *e) {
     if (n > cap) return tf_fail(e, "the Persian has %d words, more than %d; shorten it", n, cap);
-    int k = 0;
-    const char *p = s;
-    for (;;) {
-        while (*p == ' ') p++;
-        if (!*p) break;
-        char *end;
-        errno = 0;
-        long v = strtol(p, &end, 10);
-        if (end == p || (*end && *end != ' ') || errno)
-            return tf_fail(e, "the alignment \"%.20s\" is not a list of numbers; give one English word index (or -1) per Persian word", p);
-        if (v < -1 || v >= n_en)
-            return tf_fail(e, "the alignment %ld is out of range: the English has %d words; use 0..%d, or -1 for none", v, n_en, n_en - 1);
-        if (k < cap) al[k] = (int)v;
-        k++;
-        p = end;
-    }
-    if (k != n) return tf_fail(e, "has %d alignment numbers but the Persian has %d words; give one per Persian word", k, n);
-    return 0;
+    return tf_parse_alignment(s, al, n, n_en, "English", "Persian", e);
 }
 
 static int pick(const char *s, const char *const *names, int n, const char *col, tf_err *e) {
