@@ -99,6 +99,40 @@ expect_ok "export width and scale" "$TVIZ" export --model worked-example --stage
 for v in heatmap matrix heads grid pe-heatmap pe-curves pe-similarity architecture; do
     expect_ok "view $v" "$TVIZ" export --stage $W --view $v -o "$T/v-$v.png"
 done
+# the new views in each format: lines (one head, every head), top-k of the output
+for f in png svg pdf; do
+    expect_ok "lines $f" "$TVIZ" export --stage dec.1.cross_attn.head.3.weights --view lines -o "$T/lines.$f"
+    expect_ok "lines-heads $f" "$TVIZ" export --stage enc.0.self_attn.head.0.weights --view lines-heads -o "$T/lines-heads.$f"
+    expect_ok "top-k $f" "$TVIZ" export --stage out.probs --view top-k -o "$T/topk.$f"
+    expect_ok "heads $f" "$TVIZ" export --stage dec.1.cross_attn.head.3.weights --view heads -o "$T/heads.$f"
+    expect_ok "grid $f" "$TVIZ" export --stage dec.1.cross_attn.head.3.weights --view grid -o "$T/grid.$f"
+done
+for v in lines lines-heads topk heads grid; do
+    [ "$(head -c 4 "$T/$v.png" | od -An -c | tr -d ' \n')" = "211PNG" ] || bad "$v.png is not a PNG"
+    if command -v rsvg-convert >/dev/null; then rsvg-convert -o "$T/$v-svg.png" "$T/$v.svg" && [ -s "$T/$v-svg.png" ] && ok || bad "rsvg-convert cannot read $v.svg"; fi
+    if command -v pdfinfo >/dev/null; then pdfinfo "$T/$v.pdf" 2>&1 | grep -q "^Pages: *1" && ok || bad "pdfinfo cannot read $v.pdf"; fi
+done
+if command -v pdftotext >/dev/null; then
+    # every word of the sentence labels the lines; every head is in the legend
+    pdftotext "$T/lines.pdf" - | tr -s ' \n' '\n\n' >"$T/lines.txt"
+    for w in really learning "<eos>" "<bos>"; do grep -qx -- "$w" "$T/lines.txt" || bad "the lines view lacks the word $w"; done
+    pdftotext "$T/lines-heads.pdf" - | grep -q "Head 4" && ok || bad "the lines of every head: no Head 4 in the legend"
+    # top-k: each row's first token is what greedy decoding took next (the decoded sentence), and <eos> ends it
+    "$TVIZ" trace -o "$T/tk.json" 2>/dev/null
+    toks=$(sed 's/.*"tgt_tokens":\[\([^]]*\)\].*/\1/' "$T/tk.json" | tr -d '"' | tr ',' ' ')
+    # (pdftotext's text of right-to-left runs has direction marks, spaces and no ZWNJ: compared without them)
+    nomarks() { LC_ALL=C sed 's/\xe2\x80[\x8c\x8e\x8f\xaa-\xae]//g' | tr -d ' \n'; }
+    pdftotext "$T/topk.pdf" - | nomarks >"$T/topk.txt"
+    n=0; for tok in $toks; do n=$((n + 1)); [ $n -eq 1 ] && continue
+        grep -qF -- "$(printf %s "$tok" | nomarks)" "$T/topk.txt" || bad "top-k lacks the decoded token $tok"; done
+    grep -q "<eos>" "$T/topk.txt" && ok || bad "top-k: <eos> is not among the last row's guesses"
+    [ "$n" -gt 3 ] && ok || bad "top-k: no decoded sentence to compare with ($toks)"
+    # with a typed target, the target's tokens are marked (their column and the legend)
+    expect_ok "top-k with a target" "$TVIZ" export --stage out.logits --view top-k --tgt "من از یادگیری لذت می‌برم" -o "$T/topk-t.pdf"
+    pdftotext "$T/topk-t.pdf" - | grep -q "typed target" && ok || bad "top-k with a typed target does not say so"
+fi
+expect_error "lines of a stage that is not attention weights" "draws attention weights" "$TVIZ" export --stage enc.0.self_attn.head.0.scores --view lines -o "$T/x.png"
+expect_error "top-k of a stage that is not the output" "out.probs" "$TVIZ" export --stage $W --view top-k -o "$T/x.png"
 expect_ok "arithmetic view" "$TVIZ" export --stage $W --view arithmetic --cell 1,0 -o "$T/arith.png"
 expect_ok "figure without a stage" "$TVIZ" export --view pe-curves -o "$T/curves.svg"
 expect_ok "export all" "$TVIZ" export --model worked-example --all -o "$T/all"

@@ -242,6 +242,9 @@ static app_key key_of(const SDL_Keysym *k) {
     case SDLK_e: return APP_KEY_EXPORT;
     case SDLK_l: return APP_KEY_LANGUAGE;
     case SDLK_q: return APP_KEY_CHECK;
+    case SDLK_v: return APP_KEY_LINES;
+    case SDLK_k: return APP_KEY_TOPK;
+    case SDLK_g: return APP_KEY_GRID;
     case SDLK_ESCAPE: return APP_KEY_ESCAPE;
     default:
         if (k->sym >= SDLK_1 && k->sym <= SDLK_8) return (app_key)(APP_KEY_HEAD_1 + (k->sym - SDLK_1));
@@ -449,7 +452,7 @@ static long rss_kb(void) {
 static int soak(app *a, long n, unsigned seed) {
     static const char *keys[] = {"Right", "Left", "Space", "Backspace", "Home", "End", "Up", "Down", "PageUp", "PageDown",
                                  "1", "2", "3", "8", "0", "N", "D", "C", "[", "]", "=", "-", "F", "P", "H", "F1", "Escape",
-                                 "Tab", "Shift+Tab", "Return", "Left", "Delete", "End", "L", "Q"};
+                                 "Tab", "Shift+Tab", "Return", "Left", "Delete", "End", "L", "Q", "V", "K", "G"};
     static const char *words[] = {"type:I", "type:_really", "type:_enjoy", "type:xyz", "type:من", "type:واقعاً", "type:\xF0\x9F\x98\x80",
                                   "type:,", "type:_", "type:\xD8\x9F"};
     // whole sentence changes: into the box, to its end, a word, run (or fail: too long, unknown)

@@ -50,6 +50,9 @@ render_opts app_render_opts(const app_state *s) {
     o.high_contrast = s->high_contrast;
     o.cell_row = s->pin_row;
     o.cell_col = s->pin_col;
+    o.focus_row = s->hover_row >= 0 && s->hover_col < 0 ? s->hover_row : -1; // a word of the lines view
+    o.focus_col = s->hover_col >= 0 && s->hover_row < 0 ? s->hover_col : -1;
+    o.typed_target = s->tgt[0] != 0;
     return o;
 }
 
@@ -380,6 +383,9 @@ static void help_overlay(cairo_t *cr, const render_theme *th, double w, double h
         {"→  Space", N_("next stage")},          {"←  Backspace", N_("previous stage")},
         {"Home  End", N_("first / last stage")}, {"↑ PgUp  ↓ PgDn", N_("same stage, next / previous layer")},
         {"1 … 8", N_("attention head")},         {"0", N_("all heads side by side")},
+        {"V", N_("attention as lines between the words (with 0: every head)")},
+        {"G", N_("every layer and head of this attention")},
+        {"K", N_("the most likely next tokens of each row")},
         {"N  D  C", N_("encoder / decoder self-attention, cross-attention")},
         {"[  ]", N_("greedy decoding: one token less / more")},
         {"Tab  Shift+Tab", N_("type the source / target sentence (Enter runs it)")},
@@ -501,6 +507,10 @@ void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, do
         status_add(status, sizeof status, "%s", st->id);
         status_add(status, sizeof status, "%d/%d", s->stage + 1, t->n);
         if (st->layer >= 0) status_add(status, sizeof status, _("layer %d"), st->layer + 1);
+        render_view v = app_state_view(s, t);
+        if (v == RENDER_VIEW_LINES || v == RENDER_VIEW_LINES_HEADS) status_add(status, sizeof status, "%s", _("lines"));
+        else if (v == RENDER_VIEW_TOPK) status_add(status, sizeof status, "%s", _("most likely tokens"));
+        else if (v == RENDER_VIEW_GRID) status_add(status, sizeof status, "%s", _("every layer and head"));
         if (st->head >= 0 && s->all_heads) status_add(status, sizeof status, "%s", _("all heads"));
         else if (st->head >= 0) status_add(status, sizeof status, _("head %d"), st->head + 1);
         if (wd->r->greedy) status_add(status, sizeof status, _("decoding step %d/%d"), wd->r->T, s->decode_step ? s->decode_full : wd->r->T);
@@ -523,8 +533,11 @@ void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, do
 int app_view_hit(const app_state *s, const app_world *wd, const app_layout *lay, double x, double y, int *row, int *col) {
     if (!wd->r || !inside(lay->view, x, y)) return -1;
     render_view v = app_state_view(s, &wd->r->trace);
-    if (v != RENDER_VIEW_MATRIX && v != RENDER_VIEW_HEATMAP) return -1;
+    if (v == RENDER_VIEW_AUTO) v = render_view_for(&wd->r->trace, s->stage);
+    int lines = v == RENDER_VIEW_LINES || v == RENDER_VIEW_LINES_HEADS;
+    if (v != RENDER_VIEW_MATRIX && v != RENDER_VIEW_HEATMAP && !lines) return -1;
     render_opts o = app_render_opts(s);
     double vx = (x - lay->view.x - s->pan_x) / s->zoom, vy = (y - lay->view.y - s->pan_y) / s->zoom;
+    if (lines) return render_lines_hit(&wd->r->trace, s->stage, v == RENDER_VIEW_LINES_HEADS, &o, lay->view.w, lay->view.h, vx, vy, row, col);
     return render_matrix_hit(&wd->r->trace, s->stage, &o, lay->view.w, lay->view.h, vx, vy, row, col);
 }

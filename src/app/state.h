@@ -27,7 +27,14 @@ typedef enum {
     APP_KEY_LANGUAGE,                                 // L: the next language
     APP_KEY_CHECK,                                    // Q: self-check questions, then their answers, then back
     APP_KEY_ESCAPE, APP_KEY_QUIT,                     // Esc, Ctrl+Q
+    APP_KEY_LINES,                                    // V: attention as lines (0 with it: every head)
+    APP_KEY_TOPK,                                     // K: the output's most likely next tokens
+    APP_KEY_GRID,                                     // G: every layer and head of the attention
 } app_key;
+
+// A way of drawing the stage that stays chosen while stepping (V, K, G),
+// shown where it applies; elsewhere the stage's own view.
+typedef enum { APP_MODE_AUTO, APP_MODE_LINES, APP_MODE_TOPK, APP_MODE_GRID } app_mode;
 
 // What a key asks of the program beyond the state: rerun the model, export,
 // toggle fullscreen. app.c carries these out.
@@ -58,6 +65,7 @@ typedef struct {
     double term_x, term_y;     // where the mouse is, for the tooltip
     char message[300];         // a line for the status bar (errors, "saved to …")
     int message_is_error;
+    app_mode mode;             // lines, top-k or grid (V, K, G), or the stage's own view
     // the pointer
     double mouse_x, mouse_y;   // where it is, in window points
     int pressed, dragging;     // left button held in the zoomed view; moved far enough to pan

@@ -225,6 +225,7 @@ int cmd_export(int argc, char **argv) {
     io_picture j = {.t = &c.r.trace, .m = &c.m, .stage = -1, .view = RENDER_VIEW_AUTO, .scale = 1};
     render_opts_default(&j.opts);
     cli_language(&j.opts, c.lang);
+    j.opts.typed_target = !c.r.greedy;
     const tf_trace *t = &c.r.trace;
     char why[300];
     rc = 1;
