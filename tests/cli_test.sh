@@ -133,6 +133,32 @@ if command -v pdftotext >/dev/null; then
 fi
 expect_error "lines of a stage that is not attention weights" "draws attention weights" "$TVIZ" export --stage enc.0.self_attn.head.0.scores --view lines -o "$T/x.png"
 expect_error "top-k of a stage that is not the output" "out.probs" "$TVIZ" export --stage $W --view top-k -o "$T/x.png"
+# ---- watching it learn: a model with snapshots beside it (the worked example, and three others of its kind as steps 0, 10, 40)
+mkdir -p "$T/tl/we.snapshots" && cp assets/models/worked-example.safetensors "$T/tl/we.safetensors"
+# (three others of its kind: one weight of the cross-attention's W_Q and W_K apart, less and less: steps 0, 10 and 40)
+for s in 0 10 40; do f="$T/tl/we.snapshots/step-$(printf %06d $s).safetensors"; v=$((4 - s / 10))
+    "${MKBAD:-build/mkbad}" assets/models/worked-example.safetensors "$f.1" value decoder.layers.0.multihead_attn.in_proj_weight 8 $v &&
+    "${MKBAD:-build/mkbad}" "$f.1" "$f" value decoder.layers.0.multihead_attn.in_proj_weight 24 $v && rm "$f.1" || bad "mkbad: snapshot $s"; done
+for f in png svg pdf; do
+    expect_ok "timeline $f" "$TVIZ" export --model "$T/tl/we.safetensors" --timeline --stage dec.0.cross_attn.head.1.weights -o "$T/strip.$f"
+done
+grep -q "at 4 points of training, steps 0 to 41" "$T/err" && ok || bad "the timeline: $(cat "$T/err")" # (the model itself says no step: after the last)
+if command -v pdftotext >/dev/null; then
+    pdftotext "$T/strip.pdf" - >"$T/strip.txt"
+    for s in "step 0" "step 10" "step 40" "step 41" "over training"; do grep -q "$s" "$T/strip.txt" || bad "the timeline strip lacks \"$s\""; done
+fi
+# four panels side by side: wider than tall
+[ "$(od -An -tu1 -j16 -N8 "$T/strip.png" | awk '{print ($3*256+$4 > 1.5 * ($7*256+$8))}')" = 1 ] && ok || bad "the strip is not a strip: $(od -An -tu1 -j16 -N8 "$T/strip.png")"
+expect_ok "timeline of lines" "$TVIZ" export --model "$T/tl/we.safetensors" --timeline --stage dec.0.cross_attn.head.1.weights --view lines -o "$T/strip-lines.png"
+expect_error "timeline without snapshots" "has no training snapshots" "$TVIZ" export --model worked-example --timeline --stage $W -o "$T/x.png"
+expect_error "timeline without a stage" "needs --stage" "$TVIZ" export --model "$T/tl/we.safetensors" --timeline -o "$T/x.png"
+expect_error "timeline of a figure" "a timeline shows a stage" "$TVIZ" export --model "$T/tl/we.safetensors" --timeline --view pe-curves --stage $W -o "$T/x.png"
+# the shipped translator's snapshots, from its first step to its last
+if [ "$(ls assets/models/en-fa.snapshots/step-*.safetensors 2>/dev/null | wc -l)" -ge 8 ]; then
+    expect_ok "shipped timeline" "$TVIZ" export --timeline --stage dec.1.cross_attn.head.3.weights -o "$T/en-fa-strip.pdf"
+    grep -q "steps 0 to " "$T/err" && ok || bad "the shipped timeline does not start at step 0: $(cat "$T/err")"
+    [ "$(pdftotext "$T/en-fa-strip.pdf" - | grep -c '^step [0-9]')" -ge 8 ] && ok || bad "the shipped timeline has fewer than 8 points"
+fi
 expect_ok "arithmetic view" "$TVIZ" export --stage $W --view arithmetic --cell 1,0 -o "$T/arith.png"
 expect_ok "figure without a stage" "$TVIZ" export --view pe-curves -o "$T/curves.svg"
 expect_ok "export all" "$TVIZ" export --model worked-example --all -o "$T/all"

@@ -612,6 +612,77 @@ static void view_keys_lines_topk_grid(void **state) {
     cairo_surface_destroy(sf);
 }
 
+// , . and T: stepping through training snapshots; the slider under the view.
+static void snapshot_keys_and_slider(void **state) {
+    (void)state;
+    app_state s;
+    app_state_init(&s, "x", "");
+    app_state_attach(&s, &r.trace);
+    // a model without snapshots: each key says so and changes nothing
+    for (app_key k = APP_KEY_SNAP_PREV; k <= APP_KEY_TIMELINE; k++) {
+        s.message[0] = 0;
+        assert_int_equal(app_state_key(&s, &r.trace, k), APP_DO_NOTHING);
+        assert_non_null(strstr(s.message, "snapshots"));
+        assert_int_equal(s.timeline, 0);
+    }
+    // four points, opened at the last (the model itself), the timeline shown
+    app_state_snapshots(&s, 4, 3);
+    assert_true(s.timeline && s.snap == 3 && s.n_snaps == 4);
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_SNAP_NEXT), APP_DO_NOTHING); // no later point
+    assert_non_null(strstr(s.message, "last"));
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_SNAP_PREV), APP_DO_SNAPSHOT);
+    assert_int_equal(s.snap, 2);
+    app_state_key(&s, &r.trace, APP_KEY_SNAP_PREV);
+    app_state_key(&s, &r.trace, APP_KEY_SNAP_PREV);
+    assert_int_equal(s.snap, 0);
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_SNAP_PREV), APP_DO_NOTHING);
+    assert_non_null(strstr(s.message, "first"));
+    // T hides the bar and goes back to the model itself; , brings it back
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_TIMELINE), APP_DO_SNAPSHOT);
+    assert_true(!s.timeline && s.snap == 3);
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_TIMELINE), APP_DO_NOTHING);
+    assert_true(s.timeline && s.snap == 3);
+    app_state_key(&s, &r.trace, APP_KEY_TIMELINE);
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_SNAP_PREV), APP_DO_SNAPSHOT);
+    assert_true(s.timeline && s.snap == 2);
+    // the same stage and the pinned cell stay in view across a snapshot's run (here: the same trace again)
+    app_state_goto(&s, &r.trace, "dec.1.cross_attn.head.2.weights");
+    s.pin_row = 2;
+    s.pin_col = 1;
+    app_state_attach(&s, &r.trace);
+    assert_string_equal(id(&s), "dec.1.cross_attn.head.2.weights");
+    assert_true(s.pin_row == 2 && s.pin_col == 1);
+    // the slider: a click goes to the nearest point
+    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1280, 800);
+    cairo_t *cr = cairo_create(sf);
+    io_timeline tl = {.n = 4, .self = 3, .main = &m};
+    int steps[4] = {0, 100, 400, 900};
+    float loss[4] = {7.5f, 5.1f, 3.2f, 2.0f}, exact[4] = {0, 0.05f, 0.3f, 0.6f};
+    tl.step = steps;
+    tl.loss = loss;
+    tl.exact = exact;
+    app_world wd = {.m = &m, .r = &r, .model_name = "multihead", .tl = &tl, .snap_says = "la la"};
+    app_layout lay;
+    app_draw(cr, &s, &wd, 1280, 800, &lay);
+    assert_true(lay.timeline.w > 0 && lay.n_snap_x == 4);
+    assert_true(lay.view.y + lay.view.h <= lay.timeline.y + 0.5); // the view ends where the bar starts
+    for (int i = 1; i < 4; i++) assert_true(lay.snap_x[i] > lay.snap_x[i - 1]); // time runs left to right
+    // (placed by step: 100 is nearer 0 than 400 is to 900)
+    assert_true(lay.snap_x[1] - lay.snap_x[0] < lay.snap_x[3] - lay.snap_x[2]);
+    double y = lay.timeline.y + lay.timeline.h / 2;
+    assert_int_equal(app_state_press(&s, &wd, &lay, lay.snap_x[0] + 2, y), APP_DO_SNAPSHOT);
+    assert_int_equal(s.snap, 0);
+    assert_int_equal(app_state_press(&s, &wd, &lay, lay.snap_x[0] + 2, y), APP_DO_NOTHING); // already there
+    assert_int_equal(app_state_press(&s, &wd, &lay, lay.snap_x[3] - 3, y), APP_DO_SNAPSHOT);
+    assert_int_equal(s.snap, 3);
+    // hidden: no bar, the view takes its place
+    s.timeline = 0;
+    app_draw(cr, &s, &wd, 1280, 800, &lay);
+    assert_true(lay.timeline.w == 0 && lay.n_snap_x == 0);
+    cairo_destroy(cr);
+    cairo_surface_destroy(sf);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(keys_walk_the_stages),
@@ -625,6 +696,7 @@ int main(void) {
         cmocka_unit_test(pointer_input),
         cmocka_unit_test(mirrored_layout_and_glossary_hover),
         cmocka_unit_test(view_keys_lines_topk_grid),
+        cmocka_unit_test(snapshot_keys_and_slider),
     };
     return cmocka_run_group_tests_name("state", tests, setup, teardown);
 }

@@ -38,8 +38,42 @@ static void set_stage(app_state *s, const tf_trace *t, int i) {
 void app_state_attach(app_state *s, const tf_trace *t) {
     int i = s->stage_id[0] ? tf_trace_find(t, s->stage_id) : 0;
     if (i < 0) i = s->stage < t->n ? s->stage : t->n - 1; // e.g. a layer that no longer exists
+    // the same stage again (another snapshot, another sentence): the pinned cell and the zoom stay where they fit
+    int pr = s->pin_row, pc = s->pin_col;
+    double z = s->zoom, px = s->pan_x, py = s->pan_y;
+    int same = i == s->stage && s->stage_id[0] && !strcmp(t->stages[i].id, s->stage_id);
     s->stage = -1;
     set_stage(s, t, i);
+    if (same) {
+        if (pr >= 0 && pc >= 0 && pr < t->stages[i].rows && pc < t->stages[i].cols) { s->pin_row = pr; s->pin_col = pc; }
+        s->zoom = z; s->pan_x = px; s->pan_y = py;
+    }
+}
+
+void app_state_snapshots(app_state *s, int n, int at) {
+    s->n_snaps = n > 0 ? n : 0;
+    s->snap = at < 0 || at >= n ? n - 1 : at;
+    if (s->snap < 0) s->snap = 0;
+    s->timeline = n > 0;
+}
+
+// , and . step through the training snapshots (the bar appears); T shows or
+// hides it (hidden: the model itself again).
+static app_do snap_key(app_state *s, app_key k) {
+    if (!s->n_snaps) { app_state_message(s, 0, "%s", _("this model has no training snapshots beside it (a folder MODEL.snapshots)")); return APP_DO_NOTHING; }
+    if (k == APP_KEY_TIMELINE) {
+        s->timeline = !s->timeline;
+        if (!s->timeline && s->snap != s->n_snaps - 1) { s->snap = s->n_snaps - 1; return APP_DO_SNAPSHOT; }
+        return APP_DO_NOTHING;
+    }
+    s->timeline = 1;
+    int to = s->snap + (k == APP_KEY_SNAP_NEXT ? 1 : -1);
+    if (to < 0 || to >= s->n_snaps) {
+        app_state_message(s, 0, "%s", to < 0 ? _("this is the first snapshot") : _("this is the last point of training"));
+        return APP_DO_NOTHING;
+    }
+    s->snap = to;
+    return APP_DO_SNAPSHOT;
 }
 
 int app_state_goto(app_state *s, const tf_trace *t, const char *id) {
@@ -163,6 +197,7 @@ app_do app_state_key(app_state *s, const tf_trace *t, app_key k) {
     case APP_KEY_LINES: lines_key(s, t); break;
     case APP_KEY_TOPK: topk_key(s, t); break;
     case APP_KEY_GRID: grid_key(s, t); break;
+    case APP_KEY_SNAP_PREV: case APP_KEY_SNAP_NEXT: case APP_KEY_TIMELINE: return snap_key(s, k);
     default:
         if (k >= APP_KEY_HEAD_1 && k <= APP_KEY_HEAD_8) head_go(s, t, k - APP_KEY_HEAD_1);
         break;
@@ -234,6 +269,13 @@ static app_do click(app_state *s, const app_world *wd, const app_layout *lay, do
     if (in_rect(lay->tgt_box, x, y)) return app_state_key(s, t, APP_KEY_EDIT_TARGET);
     if (!t) return APP_DO_NOTHING;
     if (in_rect(lay->prev_btn, x, y)) return app_state_key(s, t, APP_KEY_PREV);
+    if (lay->n_snap_x && in_rect(lay->timeline, x, y)) { // the slider: the nearest point
+        int best = 0;
+        for (int i = 1; i < lay->n_snap_x && i < s->n_snaps; i++) if (fabs(lay->snap_x[i] - x) < fabs(lay->snap_x[best] - x)) best = i;
+        if (best == s->snap) return APP_DO_NOTHING;
+        s->snap = best;
+        return APP_DO_SNAPSHOT;
+    }
     if (in_rect(lay->next_btn, x, y)) return app_state_key(s, t, APP_KEY_NEXT);
     for (int i = 0; i < lay->n_boxes; i++) {
         const render_arch_box *b = &lay->boxes[i];

@@ -22,6 +22,8 @@ static const char *fmt_ext[] = {"png", "svg", "pdf"};
 typedef struct {
     const char *stage, *view, *cell, *format, *width, *scale, *cmap, *text_scale, *lesson;
     int all, contrast;
+    const char *top_k;
+    int timeline;
 } export_args;
 
 static int extra_opt(void *ctx, int argc, char **argv, int *i) {
@@ -31,7 +33,7 @@ static int extra_opt(void *ctx, int argc, char **argv, int *i) {
     struct { const char *name; const char **dst; } opts[] = {
         {"--stage", &a->stage}, {"--view", &a->view}, {"--cell", &a->cell}, {"--format", &a->format},
         {"--width", &a->width}, {"--scale", &a->scale}, {"--colormap", &a->cmap}, {"--text-scale", &a->text_scale},
-        {"--lesson", &a->lesson}};
+        {"--lesson", &a->lesson}, {"--top-k", &a->top_k}};
     for (size_t n = 0; n < sizeof opts / sizeof *opts; n++)
         if ((k = io_opt(argc, argv, i, opts[n].name, NULL, &v))) {
             if (k > 0) *opts[n].dst = v;
@@ -39,6 +41,7 @@ static int extra_opt(void *ctx, int argc, char **argv, int *i) {
         }
     if (!strcmp(argv[*i], "--all")) { a->all = 1; return 1; }
     if (!strcmp(argv[*i], "--high-contrast")) { a->contrast = 1; return 1; }
+    if (!strcmp(argv[*i], "--timeline")) { a->timeline = 1; return 1; }
     return 0;
 }
 
@@ -81,10 +84,14 @@ static const char *export_help =
     "                   [--text-scale S] [--high-contrast] [--lang en|fa|ar] -o FILE\n"
     "       tviz export [--model M] [--src TEXT] [--tgt TEXT] --all [--format F] [--lang L] -o DIR\n"
     "       tviz export --lesson NAME [--lang en|fa|ar] -o FILE.pdf | --format png -o DIR   (a handout)\n"
+    "       tviz export --timeline --stage ID [--view V] -o FILE   (the stage at every training snapshot)\n"
     "Draws one view of a stage (ids as in tviz trace, e.g. enc.0.self_attn.head.1.weights)\n"
     "or, with --all, every stage plus the figures into DIR with an index.html.\n"
-    "Views: heatmap, matrix, heads, grid, pe-heatmap, pe-curves, pe-similarity,\n"
-    "       architecture, arithmetic (needs --cell). Default: heatmap for attention, matrix otherwise.\n"
+    "Views: heatmap, matrix, heads, grid, lines, lines-heads, top-k, pe-heatmap, pe-curves,\n"
+    "       pe-similarity, architecture, arithmetic (needs --cell). Default: heatmap for attention,\n"
+    "       matrix otherwise. --top-k K: tokens a row in the top-k view (default 5).\n"
+    "--timeline reads the snapshots beside the model (MODEL.snapshots/, written by tviz train) and\n"
+    "draws the stage at each, on the same sentence (the model's own translation, or --tgt).\n"
     "Colour maps: viridis, cividis, rdbu, puor, gray (default: viridis for probabilities, rdbu for values).\n"
     "--width sets the picture's width in pixels (the height follows the view); --scale multiplies\n"
     "the pixels of a PNG (2 for a sharp slide), --text-scale the type (1.5 for a projector).\n"
@@ -244,6 +251,12 @@ int cmd_export(int argc, char **argv) {
         io_error("--cell", "\"%s\" is not ROW,COL; give two whole numbers such as --cell 2,3", a.cell);
         goto done;
     }
+    if (a.top_k) {
+        long k;
+        if (cli_whole("--top-k", a.top_k, 1, 50, &k)) goto done;
+        j.opts.top_k = (int)k;
+    }
+    if (a.timeline) { rc = cli_export_timeline(&c, &j, a.stage, c.out); goto done; }
     if (a.all) { rc = export_all(&c, c.out, &j); goto done; }
     if (a.lesson) {
         if (j.fmt == IO_SVG) { io_error("--format", "a handout is a PDF or PNG pages; use --format pdf or png"); goto done; }

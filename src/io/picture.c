@@ -71,19 +71,19 @@ static void png_settings(void) {
     pthread_once(&once, png_settings_once);
 }
 
-// Renders a picture to bytes in out. Returns 0, or -1 (out of memory or a cairo error).
-static int draw_into(const io_picture *j, io_membuf *out) {
+// Renders a drawing to bytes in out. Returns 0, or -1 (out of memory or a cairo error).
+static int draw_into(io_format fmt, double w, double h, double scale, io_draw_fn fn, void *ctx, io_membuf *out) {
     cairo_surface_t *sf;
-    int pw = (int)ceil(j->w * j->scale), ph = (int)ceil(j->h * j->scale);
-    if (j->fmt == IO_PNG) sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph);
-    else if (j->fmt == IO_SVG) sf = cairo_svg_surface_create_for_stream(io_membuf_sink, out, j->w, j->h);
-    else sf = cairo_pdf_surface_create_for_stream(io_membuf_sink, out, j->w, j->h);
+    int pw = (int)ceil(w * scale), ph = (int)ceil(h * scale);
+    if (fmt == IO_PNG) sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph);
+    else if (fmt == IO_SVG) sf = cairo_svg_surface_create_for_stream(io_membuf_sink, out, w, h);
+    else sf = cairo_pdf_surface_create_for_stream(io_membuf_sink, out, w, h);
     cairo_t *cr = cairo_create(sf);
-    if (j->fmt == IO_PNG) cairo_scale(cr, j->scale, j->scale);
-    render_draw(cr, j->t, j->m, j->stage, j->view, &j->opts, j->w, j->h);
+    if (fmt == IO_PNG) cairo_scale(cr, scale, scale);
+    fn(cr, ctx, w, h);
     int ok = cairo_status(cr) == CAIRO_STATUS_SUCCESS;
     cairo_destroy(cr);
-    if (j->fmt == IO_PNG && ok) {
+    if (fmt == IO_PNG && ok) {
         unsigned char *png;
         size_t n;
         ok = io_png_surface(sf, &png, &n) == 0;
@@ -94,12 +94,21 @@ static int draw_into(const io_picture *j, io_membuf *out) {
     return ok ? 0 : -1;
 }
 
-int io_draw(const io_picture *p, unsigned char **out, size_t *n) {
+int io_draw_with(io_format fmt, double w, double h, double scale, io_draw_fn fn, void *ctx, unsigned char **out, size_t *n) {
     io_membuf b = {0};
-    if (draw_into(p, &b)) { free(b.p); return -1; }
+    if (draw_into(fmt, w, h, scale, fn, ctx, &b)) { free(b.p); return -1; }
     *out = b.p;
     *n = b.n;
     return 0;
+}
+
+static void draw_picture(cairo_t *cr, void *ctx, double w, double h) {
+    const io_picture *j = ctx;
+    render_draw(cr, j->t, j->m, j->stage, j->view, &j->opts, w, h);
+}
+
+int io_draw(const io_picture *p, unsigned char **out, size_t *n) {
+    return io_draw_with(p->fmt, p->w, p->h, p->scale, draw_picture, (void *)p, out, n);
 }
 
 int io_png_surface(cairo_surface_t *sf, unsigned char **out, size_t *n) {

@@ -593,3 +593,70 @@ void render_heads(cairo_t *cr, const tf_trace *t, int stage, const render_opts *
 void render_grid(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h) {
     draw_multiples(cr, t, stage, o, w, h, 1);
 }
+
+// ---------------------------------------------------------------- over training
+void render_strip(cairo_t *cr, const tf_trace *const *traces, const int *stage_of, int n, const char *const *captions, render_view v,
+                  const render_opts *o, double w, double h) {
+    render_theme th = render_theme_get(o);
+    paint_bg(cr, &th, w, h);
+    if (n <= 0) return;
+    const tf_trace *t0 = traces[n - 1];
+    int s0 = stage_of[n - 1];
+    if (s0 < 0 || s0 >= t0->n) return;
+    const tf_stage *s = &t0->stages[s0];
+    double fs = fmax(11, fmin(22, fmin(w / (40.0 + 30 * n), h / 28.0))) * o->text_scale, pad = fs * 0.9;
+    double line = o->rtl ? 1.8 : 1.35, top = fs * 1.5 * line + fs * line + pad;
+    char title[400], base[300];
+    render_stage_title(t0, s0, o, base, sizeof base);
+    snprintf(title, sizeof title, render_tr(o, "%s, over training"), base);
+    render_text_style ts = render_style(fs * 1.5, th.fg);
+    ts.bold = 1;
+    double y = pad * 0.8 + render_heading(cr, title, pad, pad * 0.8, w, o, &ts);
+    render_text_style ss = render_style(fs, th.muted);
+    char sub[600], axes[300];
+    snprintf(axes, sizeof axes, render_tr(o, "rows: %s, columns: %s"), render_axis_caption(s, 0, o), render_axis_caption(s, 1, o));
+    snprintf(sub, sizeof sub, o->rtl ? "\u2068%s\u2069    ·    %s" : "%s    ·    %s", render_tr(o, s->formula), axes);
+    render_heading(cr, sub, pad, y + fs * 0.15, w, o, &ss);
+    if (v == RENDER_VIEW_AUTO) v = render_view_for(t0, s0);
+    int panels = v == RENDER_VIEW_MATRIX || v == RENDER_VIEW_HEATMAP;
+    double bar = panels ? fs * 7.5 : 0, aw = w - 2 * pad - bar, ah = h - top - pad, pw = aw / n;
+    if (!panels) { // any other view: each point drawn whole in its own box, its caption above it
+        for (int k = 0; k < n; k++) {
+            render_text_style cs = render_style(fs * 1.1, th.fg);
+            cs.bold = 1;
+            cs.align = RENDER_ALIGN_CENTER;
+            cs.max_width = pw;
+            render_text(cr, captions[k], pad + (k + 0.5) * pw, top, &cs);
+            cairo_save(cr);
+            cairo_rectangle(cr, pad + k * pw, top + fs * 1.8, pw, ah - fs * 1.8);
+            cairo_clip(cr);
+            cairo_translate(cr, pad + k * pw, top + fs * 1.8);
+            render_draw(cr, traces[k], NULL, stage_of[k], v, o, pw, ah - fs * 1.8);
+            cairo_restore(cr);
+        }
+        return;
+    }
+    // the stage's panels side by side, one colour scale for all of them
+    const tf_stage *all[64];
+    int m = n < 64 ? n : 64;
+    for (int k = 0; k < m; k++) all[k] = &traces[k]->stages[stage_of[k]];
+    scale sc;
+    scale_for(&sc, all, m, o);
+    double pf = fmax(7.5, fmin(13, sqrt(fmax(pw * ah, 1)) / 24)) * o->text_scale;
+    panel_metrics P;
+    panel_metrics_of(cr, t0, s, pf, pw, &P);
+    double gap = pf * 1.2;
+    layout L;
+    panel_layout(s, &P, pw - gap, ah - gap, &L);
+    double step_x = L.gx + L.gw + gap, ox = pad + fmax(0, (aw - (m * step_x - gap)) / 2), oy = top + fmax(0, (ah - (L.gy + L.gh)) / 2);
+    for (int k = 0; k < m; k++) {
+        const tf_stage *sk = all[k];
+        if (sk->rows != s->rows || sk->cols != s->cols) continue; // (another shape: not comparable)
+        draw_panel(cr, traces[k], stage_of[k], &sc, &L, &th, ox + k * step_x, oy, captions[k]);
+    }
+    layout Lb = L;
+    Lb.fs = fs;
+    Lb.bar_x = w - bar + fs * 0.5;
+    Lb.gy = top + fs * 1.5;
+    draw_colorbar(cr, s, &sc, &Lb, &th, fmin(ah * 0.6, fs * 16), o);
+}

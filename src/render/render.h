@@ -179,6 +179,12 @@ const char *render_axis_caption(const tf_stage *s, int cols, const render_opts *
 // (the right for Persian and Arabic), ellipsized within the pads; returns its height.
 double render_heading(cairo_t *cr, const char *text, double pad, double y, double w, const render_opts *o, render_text_style *st);
 
+// The same stage at several points of training, side by side with one
+// colour scale (a matrix or heatmap; any other view v is drawn whole in each
+// box): traces[k] and its stage stage_of[k], captioned captions[k] ("step 350").
+void render_strip(cairo_t *cr, const tf_trace *const *traces, const int *stage_of, int n, const char *const *captions, render_view v,
+                  const render_opts *o, double w, double h);
+
 // pe.c
 void render_pe_heatmap(cairo_t *cr, const tf_model *m, const render_opts *o, double w, double h);
 void render_pe_curves(cairo_t *cr, const tf_model *m, const render_opts *o, double w, double h);
