@@ -153,6 +153,47 @@ expect_ok "timeline of lines" "$TVIZ" export --model "$T/tl/we.safetensors" --ti
 expect_error "timeline without snapshots" "has no training snapshots" "$TVIZ" export --model worked-example --timeline --stage $W -o "$T/x.png"
 expect_error "timeline without a stage" "needs --stage" "$TVIZ" export --model "$T/tl/we.safetensors" --timeline -o "$T/x.png"
 expect_error "timeline of a figure" "a timeline shows a stage" "$TVIZ" export --model "$T/tl/we.safetensors" --timeline --view pe-curves --stage $W -o "$T/x.png"
+# ---- animations (GIF, giflib): one frame a step, checked by ImageMagick
+if command -v identify >/dev/null; then
+    expect_ok "animate decoding" "$TVIZ" export --animate decoding --stage dec.0.cross_attn.head.0.weights -o "$T/dec.gif"
+    steps=$("$TVIZ" trace 2>/dev/null | sed 's/.*"tgt_tokens":\[\([^]]*\)\].*/\1/' | tr ',' '\n' | wc -l) # <bos> and each token decoded
+    [ "$(identify "$T/dec.gif" | wc -l)" -eq "$steps" ] && ok || bad "decoding: $(identify "$T/dec.gif" | wc -l) frames for $steps decoding steps"
+    [ "$(identify -format '%wx%h %T\n' "$T/dec.gif" | sort -u)" = "800x600 80" ] && ok || bad "decoding frames: $(identify -format '%wx%h %T\n' "$T/dec.gif" | sort -u)"
+    expect_ok "animate timeline" "$TVIZ" export --model "$T/tl/we.safetensors" --animate timeline --stage dec.0.cross_attn.head.1.weights --view lines --delay 500 --size 640x480 -o "$T/tl.gif"
+    [ "$(identify -format '%wx%h %T\n' "$T/tl.gif" | sort | uniq -c | awk '{print $1, $2, $3}')" = "4 640x480 50" ] && ok || bad "timeline: $(identify -format '%wx%h %T\n' "$T/tl.gif")"
+    expect_ok "animate stages" "$TVIZ" export --model worked-example --animate stages --stage src.embed --to enc.0.self_attn.head.0.weights -o "$T/st.gif"
+    # (as many as tviz walk lists from the one to the other)
+    want=$("$TVIZ" walk --model worked-example --no-pause | grep '^\[' | sed -n '/ src.embed /,/ enc.0.self_attn.head.0.weights /p' | wc -l)
+    [ "$(identify "$T/st.gif" | wc -l)" -eq "$want" ] && [ "$want" -gt 5 ] && ok || bad "stages: $(identify "$T/st.gif" | wc -l) frames, want $want"
+    # each frame is its own picture
+    [ "$(identify -format '%#\n' "$T/st.gif" | sort -u | wc -l)" -eq "$want" ] && ok || bad "stages: frames repeat"
+fi
+expect_error "animate: not a GIF" "give -o FILE.gif" "$TVIZ" export --animate decoding --stage $W -o "$T/x.png"
+expect_error "animate: no such animation" "is not an animation" "$TVIZ" export --animate dance --stage $W -o "$T/x.gif"
+expect_error "animate: no stage" "needs --stage" "$TVIZ" export --animate decoding -o "$T/x.gif"
+expect_error "animate: bad delay" "--delay" "$TVIZ" export --animate decoding --stage $W --delay 5 -o "$T/x.gif"
+expect_error "animate: bad size" "is not WIDTHxHEIGHT" "$TVIZ" export --animate decoding --stage $W --size 10x10 -o "$T/x.gif"
+expect_error "animate: --to backwards" "comes before" "$TVIZ" export --animate stages --stage $W --to src.pe -o "$T/x.gif"
+expect_error "animate: timeline without snapshots" "has no training snapshots" "$TVIZ" export --model worked-example --animate timeline --stage $W -o "$T/x.gif"
+[ ! -e "$T/x.gif" ] || bad "a failed animation left x.gif"
+# ---- a slide deck: 16:9, a page a stage (as many as tviz walk lists), its title and the lesson's lines, in each language
+n_stages=$("$TVIZ" walk --no-pause | grep -c '^\[[0-9]*/')
+for lang in en fa ar; do
+    expect_ok "slides $lang" "$TVIZ" export --slides --lang $lang -o "$T/deck-$lang.pdf"
+    if command -v pdfinfo >/dev/null; then
+        [ "$(pdfinfo "$T/deck-$lang.pdf" | awk '/^Pages:/ {print $2}')" = "$n_stages" ] && ok || bad "slides $lang: $(pdfinfo "$T/deck-$lang.pdf" | awk '/^Pages:/ {print $2}') pages for $n_stages stages"
+        pdfinfo "$T/deck-$lang.pdf" | grep -q "^Page size: *960 x 540 pts" && ok || bad "slides $lang are not 16:9: $(pdfinfo "$T/deck-$lang.pdf" | grep 'Page size')"
+    fi
+done
+if command -v pdftotext >/dev/null; then
+    # page 10 is the encoder's first attention weights: its title, and the lesson on softmax
+    pdftotext -f 10 -l 10 "$T/deck-en.pdf" - >"$T/p10.txt"
+    grep -q "Encoder layer 1 · Self-attention · Head 1 — Attention weights" "$T/p10.txt" && grep -q "softmax turns each row" "$T/p10.txt" && ok || bad "slide 10: $(head -c 300 "$T/p10.txt")"
+    pdftotext -f 10 -l 10 "$T/deck-fa.pdf" - | nomarks >"$T/p10fa.txt"
+    grep -q "$(printf %s 'وزن‌های توجه' | nomarks)" "$T/p10fa.txt" && ok || bad "the Persian slide 10 has no Persian title"
+    pdftotext -f "$n_stages" -l "$n_stages" "$T/deck-en.pdf" - | grep -q "Output probabilities" && ok || bad "the last slide is not the output"
+fi
+expect_error "slides: not a PDF" "give -o FILE.pdf" "$TVIZ" export --slides -o "$T/x.png"
 # the shipped translator's snapshots, from its first step to its last
 if [ "$(ls assets/models/en-fa.snapshots/step-*.safetensors 2>/dev/null | wc -l)" -ge 8 ]; then
     expect_ok "shipped timeline" "$TVIZ" export --timeline --stage dec.1.cross_attn.head.3.weights -o "$T/en-fa-strip.pdf"

@@ -86,6 +86,16 @@ int io_draw_with(io_format fmt, double w, double h, double scale, io_draw_fn fn,
 // Encodes an image surface (premultiplied ARGB32) as PNG with stb_image_write.
 int io_png_surface(cairo_surface_t *sf, unsigned char **out, size_t *n);
 
+// ---------------------------------------------------------------- animated GIF (gif.c, giflib)
+// Frames of w × h pixels (image surfaces of that size), each shown delay_ms,
+// looping. begin returns NULL when out of memory; frame and end return 0 or
+// -1; end hands over the file's bytes (malloc'd) and frees g either way.
+typedef struct io_gif io_gif;
+io_gif *io_gif_begin(int w, int h, int delay_ms);
+int io_gif_frame(io_gif *g, cairo_surface_t *frame);
+int io_gif_end(io_gif *g, unsigned char **out, size_t *n);
+void io_gif_free(io_gif *g); // (without end: nothing written)
+
 // ---------------------------------------------------------------- training snapshots (timeline.c)
 // A model's training as points in time: the snapshots tviz train wrote
 // beside it (<model>.snapshots/step-NNNNNN.safetensors; at most 63, spread
