@@ -1,4 +1,4 @@
-// export.c — `tviz export`: any view of any stage as PNG (stb_image_write),
+// export.c — `tviz export`: any view of any stage as PNG (libpng),
 // SVG or PDF (cairo's surfaces), or every stage and figure into a folder with
 // an index. Never opens a window; needs no display.
 #include "cli.h"
@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <stb_image_write.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -151,8 +151,10 @@ void render_lines(cairo_t *cr, const tf_trace *t, int stage, int all_heads, cons
     double gap = L.fs * 0.5, x0 = L.xl + gap, x1 = L.xr - gap;
     double lw = fmax(1.2, fmin(fmin(L.dy_l, L.dy_r) * 0.16, L.fs * 0.28));
     render_rgb one = o->high_contrast ? th.accent : (render_rgb){0.13, 0.37, 0.72};
+    cairo_save(cr);
     cairo_set_line_width(cr, lw);
-    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST); // (hundreds of long thin lines: cairo's quicker rasteriser)
     for (int k = 0; k < nh; k++) {
         const tf_stage *hs = &t->stages[ids[k]];
         if (hs->rows != s->rows || hs->cols != s->cols) continue;
@@ -170,6 +172,7 @@ void render_lines(cairo_t *cr, const tf_trace *t, int stage, int all_heads, cons
             }
         }
     }
+    cairo_restore(cr);
     // the words, a label every step-th (a tick for the others); the hovered one
     // and its partners stand out, with their weights beside them (one head)
     char buf[16], num[32];
