@@ -133,6 +133,9 @@ if command -v pdftotext >/dev/null; then
 fi
 expect_error "lines of a stage that is not attention weights" "draws attention weights" "$TVIZ" export --stage enc.0.self_attn.head.0.scores --view lines -o "$T/x.png"
 expect_error "top-k of a stage that is not the output" "out.probs" "$TVIZ" export --stage $W --view top-k -o "$T/x.png"
+expect_error "top-k: k out of range" "--top-k" "$TVIZ" export --stage out.probs --view top-k --top-k 0 -o "$T/x.png"
+expect_ok "top-k: k = 10" "$TVIZ" export --stage out.probs --view top-k --top-k 10 -o "$T/topk10.pdf"
+if command -v pdftotext >/dev/null; then pdftotext "$T/topk10.pdf" - | grep -q "10 most likely" && ok || bad "--top-k 10 is not what the picture says"; fi
 # ---- watching it learn: a model with snapshots beside it (the worked example, and three others of its kind as steps 0, 10, 40)
 mkdir -p "$T/tl/we.snapshots" && cp assets/models/worked-example.safetensors "$T/tl/we.safetensors"
 # (three others of its kind: one weight of the cross-attention's W_Q and W_K apart, less and less: steps 0, 10 and 40)
