@@ -59,6 +59,10 @@ int io_gif_frame(io_gif *g, cairo_surface_t *sf) {
     int ncol = 256;
     GifColorType pal[256];
     if (GifQuantizeBuffer((unsigned)g->w, (unsigned)g->h, &ncol, g->r, g->g, g->b, g->idx, pal) == GIF_ERROR) return g->failed = 1, -1;
+    // (median cut averages white with the near-white greys around it: a
+    // cluster that close to white is white, so backgrounds stay white)
+    for (int i = 0; i < ncol; i++)
+        if (pal[i].Red >= 246 && pal[i].Green >= 246 && pal[i].Blue >= 246) pal[i].Red = pal[i].Green = pal[i].Blue = 255;
     int bits = 1;
     while ((1 << bits) < ncol) bits++;
     ColorMapObject *map = GifMakeMapObject(1 << bits, NULL);
