@@ -110,7 +110,7 @@ static void keep_pieces_whole(PangoLayout *l) {
 // same at every scale) and drawn again. Each thread has its own layouts (a
 // PangoLayout is not for two threads at once); when the table is full it
 // starts again.
-#define KEPT_MAX 6000
+#define KEPT_MAX 2000
 static GHashTable *kept;
 static GMutex kept_lock;
 
