@@ -11,18 +11,18 @@ WARN    := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -fopenmp
 # No folder of this checkout is compiled in: tviz finds its data relative to
 # itself (src/io/data.h), from build/ as once installed.
 DEFS    :=
-PKGS    := pangocairo cairo-svg cairo-pdf stb sdl2
+PKGS    := pangocairo cairo-svg cairo-pdf stb sdl2 libpng
 PKGCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKGLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 INC     = $(PKGCFLAGS)
-LDLIBS  = -lcjson -lm -fopenmp $(PKGLIBS)
+LDLIBS  = -lcjson -lm -fopenmp $(PKGLIBS) -lgif
 SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Debian packages the build and tests need (the last line: make install's
 # checks, the man page, and make deb).
 DEB_PKGS := gcc libc6-dev make pkg-config libcjson-dev libcmocka-dev \
             libcairo2-dev libpango1.0-dev libstb-dev fonts-noto-core fonts-dejavu-core \
-            libsdl2-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps \
+            libsdl2-dev libgif-dev libpng-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps \
             clang libclang-rt-14-dev valgrind gettext \
             binutils man-db desktop-file-utils appstream dpkg-dev debhelper lintian
 
@@ -44,7 +44,7 @@ archives   = $(foreach r,$(2),$(1)/libtviz-$(r).a)
 MO        := $(patsubst po/%.po,build/locale/%/LC_MESSAGES/tviz.mo,$(wildcard po/*.po))
 # Every file with words a learner reads: the window, every view (render), the
 # stage titles and formula glosses (model/trace.c), the handout and export pages.
-POT_SRC   := $(APP_SRC) $(RENDER_SRC) src/model/trace.c src/cli/handout.c src/cli/export.c
+POT_SRC   := $(APP_SRC) $(RENDER_SRC) src/model/trace.c src/cli/handout.c src/cli/export.c src/cli/timeline_export.c src/cli/animate.c src/cli/slides.c
 TESTS     := $(sort $(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 
 B  := build
@@ -119,7 +119,7 @@ ROOMS_test_arith    := render model
 ROOMS_test_i18n     := io render lesson model
 rooms_of    = $(if $(ROOMS_$(1)),$(filter $(ROOMS_$(1)),$(ROOMS)),$(ROOMS))
 RENDER_LIBS = $(shell pkg-config --libs pangocairo 2>/dev/null)
-libs_of     = -lcjson -lm -fopenmp $(if $(filter app cli io,$(1)),$(PKGLIBS),$(if $(filter render,$(1)),$(RENDER_LIBS)))
+libs_of     = -lcjson -lm -fopenmp $(if $(filter app cli io,$(1)),$(PKGLIBS) -lgif,$(if $(filter render,$(1)),$(RENDER_LIBS)))
 
 # $(call test_rules,build dir,flags,test)
 define test_rules

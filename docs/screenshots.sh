@@ -22,4 +22,19 @@ DISPLAY=$D "$TVIZ" --size 1440x900 --lang fa --keys "N" --screenshot docs/window
 # diagrams for Persian and Arabic slides: an arithmetic card and all heads
 "$TVIZ" export --lang fa --stage dec.1.cross_attn.head.3.weights --view arithmetic --cell 3,2 --width 900 -o docs/card-fa.png
 "$TVIZ" export --lang ar --stage dec.1.cross_attn.head.3.weights --view heads -o docs/heads-ar.png
+# the views teachers reach for: attention as lines, the next-token top-k, all heads, every layer and head
+"$TVIZ" export --stage dec.1.cross_attn.head.3.weights --view lines --width 900 -o docs/lines.png
+"$TVIZ" export --stage enc.0.self_attn.head.0.weights --view lines-heads --width 900 -o docs/lines-heads.png
+"$TVIZ" export --stage out.probs --view top-k --tgt "$TGT" --width 1100 -o docs/top-k.png
+"$TVIZ" export --stage dec.1.cross_attn.head.3.weights --view heads --width 1100 -o docs/heads.png
+"$TVIZ" export --stage dec.1.cross_attn.head.3.weights --view grid --width 1100 -o docs/grid.png
+DISPLAY=$D "$TVIZ" --size 1440x900 --keys "C Up 4 V move:930,500" --screenshot docs/window-lines.png --quit
+DISPLAY=$D "$TVIZ" --size 1440x900 --lang ar --keys "K" --screenshot docs/window-top-k-ar.png --quit
+# watching it learn: the snapshots beside the translator, in the window and as a strip; greedy decoding as a GIF
+DISPLAY=$D "$TVIZ" --size 1440x900 --keys "C Up 4 , , , ," --screenshot docs/window-timeline.png --quit
+"$TVIZ" export --timeline --stage dec.1.cross_attn.head.3.weights -o docs/timeline.png
+"$TVIZ" export --animate decoding --stage dec.1.cross_attn.head.3.weights --size 640x480 --delay 700 -o docs/decoding.gif
+# a page of the Persian slide deck
+"$TVIZ" export --slides --lang fa -o build/deck-fa.pdf
+pdftoppm -png -r 72 -f 175 -l 175 -singlefile build/deck-fa.pdf docs/slide-fa
 echo "docs: pictures remade"

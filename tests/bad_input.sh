@@ -160,6 +160,19 @@ if "$TVIZ" trace --model "$M/huge.safetensors" -o "$T/huge.json" 2>"$T/err"; the
     grep -qi 'nan\|inf' "$T/huge.json" && bad "huge weights: NaN or inf in the trace" || ok
 else bad "huge weights refused: $(cat "$T/err")"; fi
 
+# -- training snapshots beside a model (<model>.snapshots/step-N.safetensors): one that does
+#    not load, one of another model; each named, nothing written
+mkdir -p "$M/tl/we.snapshots" && cp "$WE" "$M/tl/we.safetensors"
+"$TVIZ" model init --preset worked-example --seed 5 -o "$M/tl/we.snapshots/step-000000.safetensors" 2>/dev/null
+"$MKBAD" "$WE" "$M/tl/we.snapshots/step-000010.safetensors" truncate 300 || bad "mkbad truncate"
+expect "snapshots: one is truncated" "$M/tl/we.snapshots/step-000010.safetensors: " "larger than the file" \
+    "$TVIZ" export --model "$M/tl/we.safetensors" --timeline --stage src.pe -o "$OUT/s.png"
+rm "$M/tl/we.snapshots/step-000010.safetensors"
+cp tests/fixtures/multihead.safetensors "$M/tl/we.snapshots/step-000020.safetensors"
+expect "snapshots: another model's" "$M/tl/we.snapshots/step-000020.safetensors: " "is not a snapshot of this model" \
+    "$TVIZ" export --model "$M/tl/we.safetensors" --timeline --stage src.pe -o "$OUT/s.png"
+rm -r "$M/tl"
+
 # ================================================================ sentences (--src, --tgt)
 sentence() { # sentence NAME OPTION PHRASE TEXT (on the worked example: max_len 16)
     if [ "$2" = --src ]; then expect "sentence: $1" "--src: " "$3" "$TVIZ" trace --model worked-example --src "$4" -o "$OUT/t.json"

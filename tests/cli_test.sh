@@ -99,6 +99,110 @@ expect_ok "export width and scale" "$TVIZ" export --model worked-example --stage
 for v in heatmap matrix heads grid pe-heatmap pe-curves pe-similarity architecture; do
     expect_ok "view $v" "$TVIZ" export --stage $W --view $v -o "$T/v-$v.png"
 done
+# the new views in each format: lines (one head, every head), top-k of the output
+for f in png svg pdf; do
+    expect_ok "lines $f" "$TVIZ" export --stage dec.1.cross_attn.head.3.weights --view lines -o "$T/lines.$f"
+    expect_ok "lines-heads $f" "$TVIZ" export --stage enc.0.self_attn.head.0.weights --view lines-heads -o "$T/lines-heads.$f"
+    expect_ok "top-k $f" "$TVIZ" export --stage out.probs --view top-k -o "$T/topk.$f"
+    expect_ok "heads $f" "$TVIZ" export --stage dec.1.cross_attn.head.3.weights --view heads -o "$T/heads.$f"
+    expect_ok "grid $f" "$TVIZ" export --stage dec.1.cross_attn.head.3.weights --view grid -o "$T/grid.$f"
+done
+for v in lines lines-heads topk heads grid; do
+    [ "$(head -c 4 "$T/$v.png" | od -An -c | tr -d ' \n')" = "211PNG" ] || bad "$v.png is not a PNG"
+    if command -v rsvg-convert >/dev/null; then rsvg-convert -o "$T/$v-svg.png" "$T/$v.svg" && [ -s "$T/$v-svg.png" ] && ok || bad "rsvg-convert cannot read $v.svg"; fi
+    if command -v pdfinfo >/dev/null; then pdfinfo "$T/$v.pdf" 2>&1 | grep -q "^Pages: *1" && ok || bad "pdfinfo cannot read $v.pdf"; fi
+done
+if command -v pdftotext >/dev/null; then
+    # every word of the sentence labels the lines; every head is in the legend
+    pdftotext "$T/lines.pdf" - | tr -s ' \n' '\n\n' >"$T/lines.txt"
+    for w in really learning "<eos>" "<bos>"; do grep -qx -- "$w" "$T/lines.txt" || bad "the lines view lacks the word $w"; done
+    pdftotext "$T/lines-heads.pdf" - | grep -q "Head 4" && ok || bad "the lines of every head: no Head 4 in the legend"
+    # top-k: each row's first token is what greedy decoding took next (the decoded sentence), and <eos> ends it
+    "$TVIZ" trace -o "$T/tk.json" 2>/dev/null
+    toks=$(sed 's/.*"tgt_tokens":\[\([^]]*\)\].*/\1/' "$T/tk.json" | tr -d '"' | tr ',' ' ')
+    # (pdftotext's text of right-to-left runs has direction marks, spaces and no ZWNJ: compared without them)
+    nomarks() { LC_ALL=C sed 's/\xe2\x80[\x8c\x8e\x8f\xaa-\xae]//g' | tr -d ' \n'; }
+    pdftotext "$T/topk.pdf" - | nomarks >"$T/topk.txt"
+    n=0; for tok in $toks; do n=$((n + 1)); [ $n -eq 1 ] && continue
+        grep -qF -- "$(printf %s "$tok" | nomarks)" "$T/topk.txt" || bad "top-k lacks the decoded token $tok"; done
+    grep -q "<eos>" "$T/topk.txt" && ok || bad "top-k: <eos> is not among the last row's guesses"
+    [ "$n" -gt 3 ] && ok || bad "top-k: no decoded sentence to compare with ($toks)"
+    # with a typed target, the target's tokens are marked (their column and the legend)
+    expect_ok "top-k with a target" "$TVIZ" export --stage out.logits --view top-k --tgt "من از یادگیری لذت می‌برم" -o "$T/topk-t.pdf"
+    pdftotext "$T/topk-t.pdf" - | grep -q "typed target" && ok || bad "top-k with a typed target does not say so"
+fi
+expect_error "lines of a stage that is not attention weights" "draws attention weights" "$TVIZ" export --stage enc.0.self_attn.head.0.scores --view lines -o "$T/x.png"
+expect_error "top-k of a stage that is not the output" "out.probs" "$TVIZ" export --stage $W --view top-k -o "$T/x.png"
+expect_error "top-k: k out of range" "--top-k" "$TVIZ" export --stage out.probs --view top-k --top-k 0 -o "$T/x.png"
+expect_ok "top-k: k = 10" "$TVIZ" export --stage out.probs --view top-k --top-k 10 -o "$T/topk10.pdf"
+if command -v pdftotext >/dev/null; then pdftotext "$T/topk10.pdf" - | grep -q "10 most likely" && ok || bad "--top-k 10 is not what the picture says"; fi
+# ---- watching it learn: a model with snapshots beside it (the worked example, and three others of its kind as steps 0, 10, 40)
+mkdir -p "$T/tl/we.snapshots" && cp assets/models/worked-example.safetensors "$T/tl/we.safetensors"
+# (three others of its kind: one weight of the cross-attention's W_Q and W_K apart, less and less: steps 0, 10 and 40)
+for s in 0 10 40; do f="$T/tl/we.snapshots/step-$(printf %06d $s).safetensors"; v=$((4 - s / 10))
+    "${MKBAD:-build/mkbad}" assets/models/worked-example.safetensors "$f.1" value decoder.layers.0.multihead_attn.in_proj_weight 8 $v &&
+    "${MKBAD:-build/mkbad}" "$f.1" "$f" value decoder.layers.0.multihead_attn.in_proj_weight 24 $v && rm "$f.1" || bad "mkbad: snapshot $s"; done
+for f in png svg pdf; do
+    expect_ok "timeline $f" "$TVIZ" export --model "$T/tl/we.safetensors" --timeline --stage dec.0.cross_attn.head.1.weights -o "$T/strip.$f"
+done
+grep -q "at 4 points of training, steps 0 to 41" "$T/err" && ok || bad "the timeline: $(cat "$T/err")" # (the model itself says no step: after the last)
+if command -v pdftotext >/dev/null; then
+    pdftotext "$T/strip.pdf" - >"$T/strip.txt"
+    for s in "step 0" "step 10" "step 40" "step 41" "over training"; do grep -q "$s" "$T/strip.txt" || bad "the timeline strip lacks \"$s\""; done
+fi
+# four panels side by side: wider than tall
+[ "$(od -An -tu1 -j16 -N8 "$T/strip.png" | awk '{print ($3*256+$4 > 1.5 * ($7*256+$8))}')" = 1 ] && ok || bad "the strip is not a strip: $(od -An -tu1 -j16 -N8 "$T/strip.png")"
+expect_ok "timeline of lines" "$TVIZ" export --model "$T/tl/we.safetensors" --timeline --stage dec.0.cross_attn.head.1.weights --view lines -o "$T/strip-lines.png"
+expect_error "timeline without snapshots" "has no training snapshots" "$TVIZ" export --model worked-example --timeline --stage $W -o "$T/x.png"
+expect_error "timeline without a stage" "needs --stage" "$TVIZ" export --model "$T/tl/we.safetensors" --timeline -o "$T/x.png"
+expect_error "timeline of a figure" "a timeline shows a stage" "$TVIZ" export --model "$T/tl/we.safetensors" --timeline --view pe-curves --stage $W -o "$T/x.png"
+# ---- animations (GIF, giflib): one frame a step, checked by ImageMagick
+if command -v identify >/dev/null; then
+    expect_ok "animate decoding" "$TVIZ" export --animate decoding --stage dec.0.cross_attn.head.0.weights -o "$T/dec.gif"
+    steps=$("$TVIZ" trace 2>/dev/null | sed 's/.*"tgt_tokens":\[\([^]]*\)\].*/\1/' | tr ',' '\n' | wc -l) # <bos> and each token decoded
+    [ "$(identify "$T/dec.gif" | wc -l)" -eq "$steps" ] && ok || bad "decoding: $(identify "$T/dec.gif" | wc -l) frames for $steps decoding steps"
+    [ "$(identify -format '%wx%h %T\n' "$T/dec.gif" | sort -u)" = "800x600 80" ] && ok || bad "decoding frames: $(identify -format '%wx%h %T\n' "$T/dec.gif" | sort -u)"
+    expect_ok "animate timeline" "$TVIZ" export --model "$T/tl/we.safetensors" --animate timeline --stage dec.0.cross_attn.head.1.weights --view lines --delay 500 --size 640x480 -o "$T/tl.gif"
+    [ "$(identify -format '%wx%h %T\n' "$T/tl.gif" | sort | uniq -c | awk '{print $1, $2, $3}')" = "4 640x480 50" ] && ok || bad "timeline: $(identify -format '%wx%h %T\n' "$T/tl.gif")"
+    expect_ok "animate stages" "$TVIZ" export --model worked-example --animate stages --stage src.embed --to enc.0.self_attn.head.0.weights -o "$T/st.gif"
+    # (as many as tviz walk lists from the one to the other)
+    want=$("$TVIZ" walk --model worked-example --no-pause | grep '^\[' | sed -n '/ src.embed /,/ enc.0.self_attn.head.0.weights /p' | wc -l)
+    [ "$(identify "$T/st.gif" | wc -l)" -eq "$want" ] && [ "$want" -gt 5 ] && ok || bad "stages: $(identify "$T/st.gif" | wc -l) frames, want $want"
+    # each frame is its own picture
+    [ "$(identify -format '%#\n' "$T/st.gif" | sort -u | wc -l)" -eq "$want" ] && ok || bad "stages: frames repeat"
+fi
+expect_error "animate: not a GIF" "give -o FILE.gif" "$TVIZ" export --animate decoding --stage $W -o "$T/x.png"
+expect_error "animate: no such animation" "is not an animation" "$TVIZ" export --animate dance --stage $W -o "$T/x.gif"
+expect_error "animate: no stage" "needs --stage" "$TVIZ" export --animate decoding -o "$T/x.gif"
+expect_error "animate: bad delay" "--delay" "$TVIZ" export --animate decoding --stage $W --delay 5 -o "$T/x.gif"
+expect_error "animate: bad size" "is not WIDTHxHEIGHT" "$TVIZ" export --animate decoding --stage $W --size 10x10 -o "$T/x.gif"
+expect_error "animate: --to backwards" "comes before" "$TVIZ" export --animate stages --stage $W --to src.pe -o "$T/x.gif"
+expect_error "animate: timeline without snapshots" "has no training snapshots" "$TVIZ" export --model worked-example --animate timeline --stage $W -o "$T/x.gif"
+[ ! -e "$T/x.gif" ] || bad "a failed animation left x.gif"
+# ---- a slide deck: 16:9, a page a stage (as many as tviz walk lists), its title and the lesson's lines, in each language
+n_stages=$("$TVIZ" walk --no-pause | grep -c '^\[[0-9]*/')
+for lang in en fa ar; do
+    expect_ok "slides $lang" "$TVIZ" export --slides --lang $lang -o "$T/deck-$lang.pdf"
+    if command -v pdfinfo >/dev/null; then
+        [ "$(pdfinfo "$T/deck-$lang.pdf" | awk '/^Pages:/ {print $2}')" = "$n_stages" ] && ok || bad "slides $lang: $(pdfinfo "$T/deck-$lang.pdf" | awk '/^Pages:/ {print $2}') pages for $n_stages stages"
+        pdfinfo "$T/deck-$lang.pdf" | grep -q "^Page size: *960 x 540 pts" && ok || bad "slides $lang are not 16:9: $(pdfinfo "$T/deck-$lang.pdf" | grep 'Page size')"
+    fi
+done
+if command -v pdftotext >/dev/null; then
+    # page 10 is the encoder's first attention weights: its title, and the lesson on softmax
+    pdftotext -f 10 -l 10 "$T/deck-en.pdf" - >"$T/p10.txt"
+    grep -q "Encoder layer 1 · Self-attention · Head 1 — Attention weights" "$T/p10.txt" && grep -q "softmax turns each row" "$T/p10.txt" && ok || bad "slide 10: $(head -c 300 "$T/p10.txt")"
+    pdftotext -f 10 -l 10 "$T/deck-fa.pdf" - | nomarks >"$T/p10fa.txt"
+    grep -q "$(printf %s 'وزن‌های توجه' | nomarks)" "$T/p10fa.txt" && ok || bad "the Persian slide 10 has no Persian title"
+    pdftotext -f "$n_stages" -l "$n_stages" "$T/deck-en.pdf" - | grep -q "Output probabilities" && ok || bad "the last slide is not the output"
+fi
+expect_error "slides: not a PDF" "give -o FILE.pdf" "$TVIZ" export --slides -o "$T/x.png"
+# the shipped translator's snapshots, from its first step to its last
+if [ "$(ls assets/models/en-fa.snapshots/step-*.safetensors 2>/dev/null | wc -l)" -ge 8 ]; then
+    expect_ok "shipped timeline" "$TVIZ" export --timeline --stage dec.1.cross_attn.head.3.weights -o "$T/en-fa-strip.pdf"
+    grep -q "steps 0 to " "$T/err" && ok || bad "the shipped timeline does not start at step 0: $(cat "$T/err")"
+    [ "$(pdftotext "$T/en-fa-strip.pdf" - | grep -c '^step [0-9]')" -ge 8 ] && ok || bad "the shipped timeline has fewer than 8 points"
+fi
 expect_ok "arithmetic view" "$TVIZ" export --stage $W --view arithmetic --cell 1,0 -o "$T/arith.png"
 expect_ok "figure without a stage" "$TVIZ" export --view pe-curves -o "$T/curves.svg"
 expect_ok "export all" "$TVIZ" export --model worked-example --all -o "$T/all"

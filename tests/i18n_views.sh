@@ -18,6 +18,10 @@ VIEWS="heatmap|$W|
 matrix|enc.0.norm1|
 heads|$W|
 grid|$W|
+lines|$W|
+lines-heads|$W|
+top-k|out.probs|
+top-k|out.logits|
 pe-heatmap||
 pe-curves||
 pe-similarity||

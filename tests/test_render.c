@@ -189,9 +189,10 @@ static void every_view_draws(void **state) {
     render_opts_default(&o);
     o.cell_row = 1;
     o.cell_col = 0;
-    int st = tf_trace_find(&r.trace, "dec.0.self_attn.head.1.weights");
+    int st0 = tf_trace_find(&r.trace, "dec.0.self_attn.head.1.weights"), probs = tf_trace_find(&r.trace, "out.probs");
     for (int v = RENDER_VIEW_MATRIX; v < RENDER_VIEW_COUNT; v++) {
         char why[256];
+        int st = v == RENDER_VIEW_TOPK ? probs : st0; // (the top-k view is the output's)
         assert_int_equal(render_view_check(&r.trace, st, (render_view)v, &o, why, sizeof why), 0);
         for (int f = IO_PNG; f <= IO_PDF; f++) {
             unsigned char *out;
@@ -205,9 +206,94 @@ static void every_view_draws(void **state) {
     }
     char why[256];
     o.cell_row = 9;
-    assert_int_equal(render_view_check(&r.trace, st, RENDER_VIEW_ARITHMETIC, &o, why, sizeof why), -1);
+    assert_int_equal(render_view_check(&r.trace, st0, RENDER_VIEW_ARITHMETIC, &o, why, sizeof why), -1);
     assert_non_null(strstr(why, "outside"));
     assert_int_equal(render_view_check(&r.trace, tf_trace_find(&r.trace, "src.pe"), RENDER_VIEW_HEADS, &o, why, sizeof why), -1);
+    // lines need attention weights, top-k the output
+    assert_int_equal(render_view_check(&r.trace, tf_trace_find(&r.trace, "dec.0.self_attn.head.1.scores"), RENDER_VIEW_LINES, &o, why, sizeof why), -1);
+    assert_int_equal(render_view_check(&r.trace, tf_trace_find(&r.trace, "src.pe"), RENDER_VIEW_LINES_HEADS, &o, why, sizeof why), -1);
+    assert_int_equal(render_view_check(&r.trace, st0, RENDER_VIEW_TOPK, &o, why, sizeof why), -1);
+    assert_non_null(strstr(why, "out.probs"));
+    assert_int_equal(render_view_check(&r.trace, tf_trace_find(&r.trace, "out.logits"), RENDER_VIEW_TOPK, &o, why, sizeof why), 0);
+}
+
+// The lines view: each line's darkness over the background is its weight
+// (opacity = weight), and a hovered word keeps only its own lines. Read
+// from the pixels of the exported PNG, against the trace's weights.
+static void lines_opacity_is_the_weight(void **state) {
+    (void)state;
+    tf_model fm;
+    tf_run fr;
+    tf_err e;
+    char path[4096];
+    assert_int_equal(io_load_model(&fm, "en-fa", path, sizeof path), 0);
+    if (tf_run_sentence(&fr, &fm, we_src, NULL, &e)) fail_msg("%s", e.msg);
+    tf_run saved = r;
+    r = fr; // export_png reads r
+    const char *id = "dec.1.cross_attn.head.3.weights";
+    int st = tf_trace_find(&fr.trace, id);
+    const tf_stage *s = &fr.trace.stages[st];
+    const double W = 1600, H = 1400;
+    render_opts o;
+    render_opts_default(&o);
+    int checked = 0;
+    for (int i = 0; i < s->rows; i++) {
+        o.focus_row = i; // this word's lines alone: they do not cross
+        cairo_surface_t *img = export_png(id, RENDER_VIEW_LINES, &o, W, H, 1);
+        const float *wr = s->data + (size_t)i * s->cols;
+        int best = 0;
+        for (int j = 1; j < s->cols; j++) if (wr[j] > wr[best]) best = j;
+        double xq, yq, xk, yk, dark_best = 0;
+        assert_int_equal(render_lines_anchor(&fr.trace, st, 0, &o, W, H, 1, i, &xq, &yq), 0);
+        for (int pass = 0; pass < 2; pass++)
+            for (int j = 0; j < s->cols; j++) {
+                if (pass == 0 && j != best) continue;
+                assert_int_equal(render_lines_anchor(&fr.trace, st, 0, &o, W, H, 0, j, &xk, &yk), 0);
+                // a third of the way from the attended word: lines of one word are apart there
+                render_rgb p = pixel(img, xk + (xq - xk) / 3, yk + (yq - yk) / 3);
+                double dark = 1 - p.r; // white background: 1 - r = weight · (1 - line's red)
+                if (pass == 0) { dark_best = dark; assert_true(dark > 0.5 * wr[best]); continue; }
+                if (wr[j] < 0.03 || j == best) continue;
+                double want = wr[j] / wr[best];
+                if (fabs(dark / dark_best - want) > 0.04)
+                    fail_msg("row %d, key %d: the line is %.3f as dark as the strongest, its weight %.3f as large", i, j, dark / dark_best, want);
+                checked++;
+            }
+        // another word's strongest line is not drawn
+        int other = (i + 1) % s->rows, ob = 0;
+        for (int j = 1; j < s->cols; j++) if (s->data[(size_t)other * s->cols + j] > s->data[(size_t)other * s->cols + ob]) ob = j;
+        double xo, yo;
+        render_lines_anchor(&fr.trace, st, 0, &o, W, H, 1, other, &xo, &yo);
+        render_lines_anchor(&fr.trace, st, 0, &o, W, H, 0, ob, &xk, &yk);
+        double mx = xk + (xo - xk) / 2, my = yk + (yo - yk) / 2, near = 1e9;
+        for (int j = 0; j < s->cols; j++) { // (away from every line of the hovered word, which may cross it)
+            double ax, ay;
+            render_lines_anchor(&fr.trace, st, 0, &o, W, H, 0, j, &ax, &ay);
+            double dx = xq - ax, dy = yq - ay, t0 = ((mx - ax) * dx + (my - ay) * dy) / (dx * dx + dy * dy);
+            t0 = fmin(1, fmax(0, t0));
+            near = fmin(near, hypot(ax + t0 * dx - mx, ay + t0 * dy - my));
+        }
+        if (near > 8) check_rgb(pixel(img, mx, my), (render_rgb){1, 1, 1}, 0.01, "a line of a word not hovered");
+        cairo_surface_destroy(img);
+    }
+    printf("  lines: %d lines' opacities checked against their weights\n", checked);
+    assert_true(checked >= 3);
+    // the word under a point is the word drawn there
+    int row, col;
+    double x, y;
+    o.focus_row = -1;
+    assert_int_equal(render_lines_anchor(&fr.trace, st, 0, &o, W, H, 1, 4, &x, &y), 0);
+    assert_int_equal(render_lines_hit(&fr.trace, st, 0, &o, W, H, x + 40, y, &row, &col), 0);
+    assert_int_equal(row, 4);
+    assert_int_equal(col, -1);
+    assert_int_equal(render_lines_anchor(&fr.trace, st, 0, &o, W, H, 0, 2, &x, &y), 0);
+    assert_int_equal(render_lines_hit(&fr.trace, st, 0, &o, W, H, x - 40, y, &row, &col), 0);
+    assert_int_equal(row, -1);
+    assert_int_equal(col, 2);
+    assert_int_equal(render_lines_hit(&fr.trace, st, 0, &o, W, H, W / 2, y, &row, &col), -1); // among the lines
+    r = saved;
+    tf_run_free(&fr);
+    tf_model_free(&fm);
 }
 
 // The same picture as the committed reference, within a tolerance (fonts and
@@ -427,6 +513,7 @@ int main(void) {
         cmocka_unit_test(masked_cells_show_the_pattern),
         cmocka_unit_test(high_contrast_and_colormap_options),
         cmocka_unit_test(every_view_draws),
+        cmocka_unit_test(lines_opacity_is_the_weight),
         cmocka_unit_test(reference_images),
         cmocka_unit_test(lesson_live_values),
     };

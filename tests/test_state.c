@@ -533,6 +533,156 @@ static void mirrored_layout_and_glossary_hover(void **state) {
     for (int i = 0; i < 3; i++) glossary_free(&g[i]);
 }
 
+// V, K and G: lines, top-k and grid, each chosen by a key, kept while
+// stepping where it applies, left by the same key or Esc; a word of the
+// lines view is hovered by the pointer and keeps only its lines.
+static void view_keys_lines_topk_grid(void **state) {
+    (void)state;
+    app_state s;
+    app_state_init(&s, "x", "la maison");
+    app_state_attach(&s, &r.trace);
+    app_state_key(&s, &r.trace, APP_KEY_LINES); // not at an attention stage: a message, nothing else
+    assert_string_equal(id(&s), "src.embed");
+    assert_int_equal(s.mode, APP_MODE_AUTO);
+    assert_non_null(strstr(s.message, "V "));
+    app_state_goto(&s, &r.trace, "enc.1.self_attn.head.2.scaled");
+    app_state_key(&s, &r.trace, APP_KEY_LINES); // from a head's other stage: its weights
+    assert_string_equal(id(&s), "enc.1.self_attn.head.2.weights");
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_LINES);
+    app_state_key(&s, &r.trace, APP_KEY_ALL_HEADS); // 0: every head's lines
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_LINES_HEADS);
+    app_state_key(&s, &r.trace, APP_KEY_HEAD_1);
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_LINES);
+    app_state_key(&s, &r.trace, APP_KEY_CROSS); // stays lines on another attention
+    assert_string_equal(id(&s), "dec.1.cross_attn.head.0.weights");
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_LINES);
+    app_state_key(&s, &r.trace, APP_KEY_PREV); // a stage that is not weights: its own view, the choice kept
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_HEATMAP);
+    app_state_key(&s, &r.trace, APP_KEY_NEXT);
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_LINES);
+    app_state_key(&s, &r.trace, APP_KEY_LINES); // V again: back
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_HEATMAP);
+    // G: every layer and head; 0 and G take turns
+    app_state_key(&s, &r.trace, APP_KEY_GRID);
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_GRID);
+    app_state_key(&s, &r.trace, APP_KEY_ALL_HEADS);
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_HEADS);
+    app_state_key(&s, &r.trace, APP_KEY_GRID);
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_GRID);
+    app_state_key(&s, &r.trace, APP_KEY_ESCAPE); // Esc leaves it
+    assert_int_equal(s.mode, APP_MODE_AUTO);
+    app_state_goto(&s, &r.trace, "enc.0.ffn.hidden");
+    app_state_key(&s, &r.trace, APP_KEY_GRID);
+    assert_int_equal(s.mode, APP_MODE_AUTO);
+    assert_non_null(strstr(s.message, "G "));
+    // K: from anywhere to the output's most likely tokens; K again: the matrix
+    app_state_key(&s, &r.trace, APP_KEY_TOPK);
+    assert_string_equal(id(&s), "out.probs");
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_TOPK);
+    app_state_key(&s, &r.trace, APP_KEY_PREV);
+    assert_string_equal(id(&s), "out.logits");
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_TOPK);
+    app_state_key(&s, &r.trace, APP_KEY_TOPK);
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_MATRIX);
+    // the pointer over the lines view: the word under it, an attending one or an attended one
+    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1280, 800);
+    cairo_t *cr = cairo_create(sf);
+    app_world wd = {.m = &m, .r = &r, .model_name = "multihead"};
+    app_layout lay;
+    app_state_goto(&s, &r.trace, "dec.0.cross_attn.head.1.weights");
+    app_state_key(&s, &r.trace, APP_KEY_LINES);
+    app_draw(cr, &s, &wd, 1280, 800, &lay);
+    render_opts o = app_render_opts(&s);
+    double x, y;
+    assert_int_equal(render_lines_anchor(&r.trace, s.stage, 0, &o, lay.view.w, lay.view.h, 1, 2, &x, &y), 0);
+    assert_int_equal(app_state_motion(&s, &wd, &lay, lay.view.x + x + 20, lay.view.y + y), 1);
+    assert_true(s.hover_row == 2 && s.hover_col == -1);
+    o = app_render_opts(&s);
+    assert_true(o.focus_row == 2 && o.focus_col == -1);
+    app_state_press(&s, &wd, &lay, lay.view.x + x + 20, lay.view.y + y); // a word has no arithmetic to pin
+    assert_int_equal(s.pin_row, -1);
+    assert_int_equal(render_lines_anchor(&r.trace, s.stage, 0, &o, lay.view.w, lay.view.h, 0, 1, &x, &y), 0);
+    app_state_motion(&s, &wd, &lay, lay.view.x + x - 20, lay.view.y + y);
+    assert_true(s.hover_row == -1 && s.hover_col == 1);
+    o = app_render_opts(&s);
+    assert_true(o.focus_row == -1 && o.focus_col == 1);
+    app_state_motion(&s, &wd, &lay, lay.view.x + lay.view.w / 2, lay.view.y + y); // among the lines: none
+    assert_true(s.hover_row == -1 && s.hover_col == -1);
+    cairo_destroy(cr);
+    cairo_surface_destroy(sf);
+}
+
+// , . and T: stepping through training snapshots; the slider under the view.
+static void snapshot_keys_and_slider(void **state) {
+    (void)state;
+    app_state s;
+    app_state_init(&s, "x", "");
+    app_state_attach(&s, &r.trace);
+    // a model without snapshots: each key says so and changes nothing
+    for (app_key k = APP_KEY_SNAP_PREV; k <= APP_KEY_TIMELINE; k++) {
+        s.message[0] = 0;
+        assert_int_equal(app_state_key(&s, &r.trace, k), APP_DO_NOTHING);
+        assert_non_null(strstr(s.message, "snapshots"));
+        assert_int_equal(s.timeline, 0);
+    }
+    // four points, opened at the last (the model itself), the timeline shown
+    app_state_snapshots(&s, 4, 3);
+    assert_true(s.timeline && s.snap == 3 && s.n_snaps == 4);
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_SNAP_NEXT), APP_DO_NOTHING); // no later point
+    assert_non_null(strstr(s.message, "last"));
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_SNAP_PREV), APP_DO_SNAPSHOT);
+    assert_int_equal(s.snap, 2);
+    app_state_key(&s, &r.trace, APP_KEY_SNAP_PREV);
+    app_state_key(&s, &r.trace, APP_KEY_SNAP_PREV);
+    assert_int_equal(s.snap, 0);
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_SNAP_PREV), APP_DO_NOTHING);
+    assert_non_null(strstr(s.message, "first"));
+    // T hides the bar and goes back to the model itself; , brings it back
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_TIMELINE), APP_DO_SNAPSHOT);
+    assert_true(!s.timeline && s.snap == 3);
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_TIMELINE), APP_DO_NOTHING);
+    assert_true(s.timeline && s.snap == 3);
+    app_state_key(&s, &r.trace, APP_KEY_TIMELINE);
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_SNAP_PREV), APP_DO_SNAPSHOT);
+    assert_true(s.timeline && s.snap == 2);
+    // the same stage and the pinned cell stay in view across a snapshot's run (here: the same trace again)
+    app_state_goto(&s, &r.trace, "dec.1.cross_attn.head.2.weights");
+    s.pin_row = 2;
+    s.pin_col = 1;
+    app_state_attach(&s, &r.trace);
+    assert_string_equal(id(&s), "dec.1.cross_attn.head.2.weights");
+    assert_true(s.pin_row == 2 && s.pin_col == 1);
+    // the slider: a click goes to the nearest point
+    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1280, 800);
+    cairo_t *cr = cairo_create(sf);
+    io_timeline tl = {.n = 4, .self = 3, .main = &m};
+    int steps[4] = {0, 100, 400, 900};
+    float loss[4] = {7.5f, 5.1f, 3.2f, 2.0f}, exact[4] = {0, 0.05f, 0.3f, 0.6f};
+    tl.step = steps;
+    tl.loss = loss;
+    tl.exact = exact;
+    app_world wd = {.m = &m, .r = &r, .model_name = "multihead", .tl = &tl, .snap_says = "la la"};
+    app_layout lay;
+    app_draw(cr, &s, &wd, 1280, 800, &lay);
+    assert_true(lay.timeline.w > 0 && lay.n_snap_x == 4);
+    assert_true(lay.view.y + lay.view.h <= lay.timeline.y + 0.5); // the view ends where the bar starts
+    for (int i = 1; i < 4; i++) assert_true(lay.snap_x[i] > lay.snap_x[i - 1]); // time runs left to right
+    // (placed by step: 100 is nearer 0 than 400 is to 900)
+    assert_true(lay.snap_x[1] - lay.snap_x[0] < lay.snap_x[3] - lay.snap_x[2]);
+    double y = lay.timeline.y + lay.timeline.h / 2;
+    assert_int_equal(app_state_press(&s, &wd, &lay, lay.snap_x[0] + 2, y), APP_DO_SNAPSHOT);
+    assert_int_equal(s.snap, 0);
+    assert_int_equal(app_state_press(&s, &wd, &lay, lay.snap_x[0] + 2, y), APP_DO_NOTHING); // already there
+    assert_int_equal(app_state_press(&s, &wd, &lay, lay.snap_x[3] - 3, y), APP_DO_SNAPSHOT);
+    assert_int_equal(s.snap, 3);
+    // hidden: no bar, the view takes its place
+    s.timeline = 0;
+    app_draw(cr, &s, &wd, 1280, 800, &lay);
+    assert_true(lay.timeline.w == 0 && lay.n_snap_x == 0);
+    cairo_destroy(cr);
+    cairo_surface_destroy(sf);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(keys_walk_the_stages),
@@ -545,6 +695,8 @@ int main(void) {
         cmocka_unit_test(window_picture),
         cmocka_unit_test(pointer_input),
         cmocka_unit_test(mirrored_layout_and_glossary_hover),
+        cmocka_unit_test(view_keys_lines_topk_grid),
+        cmocka_unit_test(snapshot_keys_and_slider),
     };
     return cmocka_run_group_tests_name("state", tests, setup, teardown);
 }

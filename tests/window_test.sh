@@ -59,6 +59,56 @@ win --tgt "$TGT" --keys "D 0" --screenshot "$T/heads.png"
 [ "$(field view)" = "heads" ] && ok || bad "0: view $(field view)"
 [ "$(colours "$T/heads.png" 600x500+380+150)" -gt 40 ] && ok || bad "the heads view is blank"
 
+# ---- V lines (0: every head, the mouse on a word: its lines), K top-k, G grid; each its own picture
+win --tgt "$TGT" --keys "C" --screenshot "$T/k-heat.png"
+win --tgt "$TGT" --keys "C V" --screenshot "$T/k-lines.png"
+[ "$(field view)" = lines ] && [ "$(field stage)" = dec.0.cross_attn.head.0.weights ] && ok || bad "C V: $(field view) at $(field stage)"
+[ "$(compare -metric AE -crop 700x600+300+130 "$T/k-heat.png" "$T/k-lines.png" null: 2>&1)" -gt 20000 ] && ok || bad "V drew the same picture as the heatmap"
+win --tgt "$TGT" --keys "C V 0" --screenshot "$T/k-lines0.png"
+[ "$(field view)" = lines-heads ] && ok || bad "C V 0: $(field view)"
+[ "$(compare -metric AE -crop 700x600+300+130 "$T/k-lines.png" "$T/k-lines0.png" null: 2>&1)" -gt 5000 ] && ok || bad "every head's lines look like one head's"
+win --tgt "$TGT" --keys "C V move:930,466" --screenshot "$T/k-hover.png"
+[ "$(field hover)" = "3,-1" ] && ok || bad "the mouse on the fourth target word: hover $(field hover)"
+[ "$(compare -metric AE -crop 700x600+300+130 "$T/k-lines.png" "$T/k-hover.png" null: 2>&1)" -gt 5000 ] && ok || bad "hovering a word did not thin the lines"
+win --tgt "$TGT" --keys "C V move:420,486"
+[ "$(field hover)" = "-1,2" ] && ok || bad "the mouse on the third source word: hover $(field hover)"
+win --tgt "$TGT" --keys "V"
+[ "$(field stage)" = src.embed ] && [ "$(field view)" = matrix ] && line message | grep -q "^V " && ok || bad "V away from attention: $(field view), $(line message)"
+win --tgt "$TGT" --keys "End" --screenshot "$T/k-probs.png"
+win --tgt "$TGT" --keys "K" --screenshot "$T/k-topk.png"
+[ "$(field stage)" = out.probs ] && [ "$(field view)" = top-k ] && ok || bad "K: $(field view) at $(field stage)"
+[ "$(compare -metric AE -crop 700x600+300+130 "$T/k-probs.png" "$T/k-topk.png" null: 2>&1)" -gt 20000 ] && ok || bad "K drew the same picture as the matrix"
+win --tgt "$TGT" --keys "K K"
+[ "$(field view)" = matrix ] && ok || bad "K K: $(field view)"
+win --tgt "$TGT" --keys "C G" --screenshot "$T/k-grid.png"
+[ "$(field view)" = grid ] && ok || bad "C G: $(field view)"
+[ "$(compare -metric AE -crop 700x600+300+130 "$T/k-heat.png" "$T/k-grid.png" null: 2>&1)" -gt 20000 ] && ok || bad "G drew the same picture as the heatmap"
+win --tgt "$TGT" --keys "C G Escape"
+[ "$(field view)" = heatmap ] && ok || bad "C G Esc: $(field view)"
+
+# ---- watching it learn: a model with snapshots opens as a timeline; , . step through them, the slider too, T hides it
+mkdir -p "$T/tl/we.snapshots" && cp assets/models/worked-example.safetensors "$T/tl/we.safetensors"
+# (three others of its kind: one weight of the cross-attention's W_Q and W_K apart, less and less: steps 0, 10 and 40)
+for s in 0 10 40; do f="$T/tl/we.snapshots/step-$(printf %06d $s).safetensors"; v=$((4 - s / 10))
+    "${MKBAD:-build/mkbad}" assets/models/worked-example.safetensors "$f.1" value decoder.layers.0.multihead_attn.in_proj_weight 8 $v &&
+    "${MKBAD:-build/mkbad}" "$f.1" "$f" value decoder.layers.0.multihead_attn.in_proj_weight 24 $v && rm "$f.1" || bad "mkbad: snapshot $s"; done
+win --model "$T/tl/we.safetensors" --keys "C 2" --screenshot "$T/tl-last.png"
+[ "$(field snapshot)" = 4/4 ] && [ "$(field timeline)" = 1 ] && [ "$(field step)" = 41 ] && ok || bad "a model with snapshots: $(grep snapshot= "$T/out")"
+win --model "$T/tl/we.safetensors" --keys "C 2 , , move:700,300 click:700,300 ," --screenshot "$T/tl-first.png"
+[ "$(field snapshot)" = 1/4 ] && [ "$(field step)" = 0 ] && [ "$(field stage)" = dec.0.cross_attn.head.1.weights ] && ok ||
+    bad ", , ,: $(grep snapshot= "$T/out") at $(field stage)"
+[ "$(field pinned)" != "-1,-1" ] && ok || bad "the pinned cell did not stay across snapshots: $(field pinned)"
+line says | grep -q . && ok || bad "the snapshot's own translation is not shown"
+[ "$(compare -metric AE -crop 700x560+300+130 "$T/tl-last.png" "$T/tl-first.png" null: 2>&1)" -gt 3000 ] && ok || bad "step 0 looks like the trained model"
+win --model "$T/tl/we.safetensors" --keys "C , . ."
+[ "$(field snapshot)" = 4/4 ] && ok || bad ", . .: $(grep snapshot= "$T/out")"
+win --model "$T/tl/we.safetensors" --keys "C click:660,800"
+[ "$(field snapshot)" = 1/4 ] && ok || bad "a click at the slider's start: $(grep snapshot= "$T/out")"
+win --model "$T/tl/we.safetensors" --keys "C , , T" --screenshot "$T/tl-hidden.png"
+[ "$(field snapshot)" = 4/4 ] && [ "$(field timeline)" = 0 ] && ok || bad "T: $(grep snapshot= "$T/out")"
+win --keys ","
+line message | grep -q "no training snapshots" && ok || bad ", without snapshots: $(line message)"
+
 # ---- the heatmap is drawn, and the X server sees the same window
 win --tgt "$TGT" --keys "C" --screenshot "$T/cross.png"
 [ "$(colours "$T/cross.png" 400x500+480+150)" -gt 30 ] && ok || bad "the heatmap region is blank"

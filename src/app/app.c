@@ -35,12 +35,21 @@ typedef struct {
     int have_lesson;
     glossary gloss[8];          // every language's glossary, for the hover tooltip
     int n_gloss;
+    io_timeline tl;             // the model's training snapshots (tl.n 0: none)
+    char *snap_says;            // what the snapshot shown translates by itself
     int dirty, quit;
 } app;
 
 // ---------------------------------------------------------------- the model
+// The model shown: the snapshot of the timeline the state is at, or the model itself.
+static const tf_model *shown_model(const app *a) {
+    return a->tl.n && a->s.n_snaps ? io_timeline_model(&a->tl, a->s.snap) : &a->m;
+}
+
 static void app_world_of(app *a, app_world *w) {
-    w->m = a->have_model ? &a->m : NULL;
+    w->m = a->have_model ? shown_model(a) : NULL;
+    w->tl = a->tl.n ? &a->tl : NULL;
+    w->snap_says = a->snap_says;
     w->r = a->have_run ? &a->r : NULL;
     w->model_name = a->model_name;
     w->load_error = a->load_error;
@@ -119,7 +128,9 @@ static void next_language(app *a) {
 static int rerun(app *a, const char *old_src, const char *old_tgt) {
     tf_run r;
     tf_err e;
-    int rc = a->s.decode_step ? tf_run_greedy(&r, &a->m, a->s.src, a->s.decode_step, &e)
+    char *says = NULL;
+    int rc = a->tl.n ? io_timeline_run(&r, &a->tl, a->s.snap, a->s.src, a->s.tgt[0] ? a->s.tgt : NULL, a->s.decode_step, &says, &e)
+           : a->s.decode_step ? tf_run_greedy(&r, &a->m, a->s.src, a->s.decode_step, &e)
                               : tf_run_sentence(&r, &a->m, a->s.src, a->s.tgt[0] ? a->s.tgt : NULL, &e);
     if (rc) {
         if (old_src) snprintf(a->s.src, sizeof a->s.src, "%s", old_src);
@@ -130,6 +141,8 @@ static int rerun(app *a, const char *old_src, const char *old_tgt) {
     if (a->have_run) tf_run_free(&a->r);
     a->r = r;
     a->have_run = 1;
+    free(a->snap_says);
+    a->snap_says = says;
     app_state_attach(&a->s, &a->r.trace);
     if (a->r.n_src_unk + a->r.n_tgt_unk) app_state_message(&a->s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
     return 0;
@@ -192,7 +205,7 @@ static void export_view(app *a) {
     render_default_size(t, a->s.stage, v, &w, &h);
     unsigned char *png;
     size_t n;
-    io_picture p = {.t = t, .m = &a->m, .stage = a->s.stage, .view = v, .opts = o, .w = w, .h = h, .scale = 1, .fmt = IO_PNG};
+    io_picture p = {.t = t, .m = shown_model(a), .stage = a->s.stage, .view = v, .opts = o, .w = w, .h = h, .scale = 1, .fmt = IO_PNG};
     if (io_draw(&p, &png, &n)) { app_state_message(&a->s, 1, "%s", _("could not draw the view (out of memory?)")); return; }
     if (io_write_file(path, (const char *)png, n)) app_state_message(&a->s, 1, _("could not write %s (see the terminal)"), path);
     else {
@@ -242,6 +255,12 @@ static app_key key_of(const SDL_Keysym *k) {
     case SDLK_e: return APP_KEY_EXPORT;
     case SDLK_l: return APP_KEY_LANGUAGE;
     case SDLK_q: return APP_KEY_CHECK;
+    case SDLK_v: return APP_KEY_LINES;
+    case SDLK_k: return APP_KEY_TOPK;
+    case SDLK_g: return APP_KEY_GRID;
+    case SDLK_COMMA: return APP_KEY_SNAP_PREV;
+    case SDLK_PERIOD: return APP_KEY_SNAP_NEXT;
+    case SDLK_t: return APP_KEY_TIMELINE;
     case SDLK_ESCAPE: return APP_KEY_ESCAPE;
     default:
         if (k->sym >= SDLK_1 && k->sym <= SDLK_8) return (app_key)(APP_KEY_HEAD_1 + (k->sym - SDLK_1));
@@ -252,7 +271,7 @@ static app_key key_of(const SDL_Keysym *k) {
 
 static void do_actions(app *a, app_do d, const char *old_src, const char *old_tgt) {
     if (d & APP_DO_QUIT) a->quit = 1;
-    if (d & APP_DO_RERUN) rerun(a, old_src, old_tgt);
+    if (d & (APP_DO_RERUN | APP_DO_SNAPSHOT)) rerun(a, old_src, old_tgt);
     if (d & APP_DO_EXPORT) export_view(a);
     if (d & APP_DO_LANGUAGE) next_language(a);
     if (d & APP_DO_FULLSCREEN) SDL_SetWindowFullscreen(a->win, a->s.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
@@ -449,7 +468,7 @@ static long rss_kb(void) {
 static int soak(app *a, long n, unsigned seed) {
     static const char *keys[] = {"Right", "Left", "Space", "Backspace", "Home", "End", "Up", "Down", "PageUp", "PageDown",
                                  "1", "2", "3", "8", "0", "N", "D", "C", "[", "]", "=", "-", "F", "P", "H", "F1", "Escape",
-                                 "Tab", "Shift+Tab", "Return", "Left", "Delete", "End", "L", "Q"};
+                                 "Tab", "Shift+Tab", "Return", "Left", "Delete", "End", "L", "Q", "V", "K", "G", ",", ".", "T"};
     static const char *words[] = {"type:I", "type:_really", "type:_enjoy", "type:xyz", "type:من", "type:واقعاً", "type:\xF0\x9F\x98\x80",
                                   "type:,", "type:_", "type:\xD8\x9F"};
     // whole sentence changes: into the box, to its end, a word, run (or fail: too long, unknown)
@@ -573,6 +592,10 @@ int app_main(int argc, char **argv) {
     snprintf(a->model_name, sizeof a->model_name, "%.200s", base ? base + 1 : c.path);
     app_state_init(&a->s, c.src, c.tgt);
     app_state_attach(&a->s, &a->r.trace);
+    // its training snapshots, when it has them: a timeline at its last point (the model itself)
+    if (io_timeline_open(&a->tl, c.path, &a->m)) app_state_message(&a->s, 1, "%s", _("the model's training snapshots could not be read (see the terminal)"));
+    app_state_snapshots(&a->s, a->tl.n, a->tl.n - 1);
+    if (a->tl.n && a->tl.self != a->tl.n - 1) rerun(a, NULL, NULL); // (the last point is a snapshot: show it)
     i18n_init();
     i18n_set_language("en"); // until a lesson's language is chosen, whatever LANGUAGE the environment has
     load_glossaries(a);
@@ -614,6 +637,8 @@ int app_main(int argc, char **argv) {
                a->s.check, a->s.src, a->s.tgt);
         for (int i = 0; i < a->r.T; i++) printf("%s%s", i ? " " : "", t->tgt_labels[i]);
         printf("\nlang=%s\nmessage=%s\n", a->s.lang, a->s.message);
+        printf("snapshot=%d/%d step=%d timeline=%d model_at=%d\nsays=%s\n", a->s.n_snaps ? a->s.snap + 1 : 0, a->s.n_snaps,
+               a->tl.n ? a->tl.step[a->s.snap] : a->m.train_step, a->s.timeline, shown_model(a)->train_step, a->snap_says ? a->snap_says : "");
         // the interface as drawn: its direction, where the panel and the buttons are, a translated string, the tooltip
         printf("rtl=%d panel_x=%.0f nav_x=%.0f prev_x=%.0f next_x=%.0f\nui_next=%s\nterm=%s\n", a->lay.rtl, a->lay.panel.x, a->lay.nav.x,
                a->lay.prev_btn.x, a->lay.next_btn.x, _("Next"), a->s.term);
@@ -643,6 +668,8 @@ done:
     if (a->win) SDL_DestroyWindow(a->win);
     SDL_Quit();
     if (a->have_run) tf_run_free(&a->r);
+    io_timeline_free(&a->tl);
+    free(a->snap_says);
     if (a->have_model) tf_model_free(&a->m);
     if (a->have_lesson) lesson_free(&a->lesson);
     for (int i = 0; i < a->n_gloss; i++) glossary_free(&a->gloss[i]);

@@ -50,6 +50,9 @@ render_opts app_render_opts(const app_state *s) {
     o.high_contrast = s->high_contrast;
     o.cell_row = s->pin_row;
     o.cell_col = s->pin_col;
+    o.focus_row = s->hover_row >= 0 && s->hover_col < 0 ? s->hover_row : -1; // a word of the lines view
+    o.focus_col = s->hover_col >= 0 && s->hover_row < 0 ? s->hover_col : -1;
+    o.typed_target = s->tgt[0] != 0;
     return o;
 }
 
@@ -380,6 +383,10 @@ static void help_overlay(cairo_t *cr, const render_theme *th, double w, double h
         {"→  Space", N_("next stage")},          {"←  Backspace", N_("previous stage")},
         {"Home  End", N_("first / last stage")}, {"↑ PgUp  ↓ PgDn", N_("same stage, next / previous layer")},
         {"1 … 8", N_("attention head")},         {"0", N_("all heads side by side")},
+        {"V", N_("attention as lines between the words (with 0: every head)")},
+        {"G", N_("every layer and head of this attention")},
+        {"K", N_("the most likely next tokens of each row")},
+        {",  .  T", N_("watch it learn: previous / next training snapshot, the timeline")},
         {"N  D  C", N_("encoder / decoder self-attention, cross-attention")},
         {"[  ]", N_("greedy decoding: one token less / more")},
         {"Tab  Shift+Tab", N_("type the source / target sentence (Enter runs it)")},
@@ -417,6 +424,104 @@ static void help_overlay(cairo_t *cr, const render_theme *th, double w, double h
         render_text_size(cr, _(lines[i][1]), &ds, &tw, &th2);
         render_text(cr, _(lines[i][0]), edge, mid - th1 / 2, &ks);
         render_text(cr, _(lines[i][1]), col, mid - th2 / 2, &ds);
+    }
+}
+
+// The training timeline under the view: where training was at the point
+// shown (step, loss, held-out exact match, what the snapshot translates by
+// itself), and a slider over the run's loss curve with a mark at every
+// snapshot; a click on it goes to the nearest one (app_state_press).
+static void timeline_bar(cairo_t *cr, const app_state *s, const app_world *wd, const render_theme *th, app_layout *lay, double u, int rtl) {
+    const io_timeline *tl = wd->tl;
+    app_rect r = lay->timeline;
+    fill_rect(cr, r, th->panel);
+    render_set_rgb(cr, th->grid);
+    cairo_set_line_width(cr, 1);
+    cairo_move_to(cr, r.x, r.y + 0.5);
+    cairo_rel_line_to(cr, r.w, 0);
+    cairo_stroke(cr);
+    int at = s->snap < tl->n ? s->snap : tl->n - 1, last = tl->step[tl->n - 1] > 0 ? tl->step[tl->n - 1] : 1;
+    char buf[600], num[32], num2[32];
+    double pad = 10 * u, tw = fmin(r.w * 0.42, 380 * u);
+    // the words: at the start side of the language
+    double tx = rtl ? r.x + r.w - pad : r.x + pad, y = r.y + 6 * u;
+    render_text_style hs = ui_style(14 * u, th->fg, rtl);
+    hs.bold = 1;
+    hs.max_width = tw;
+    snprintf(buf, sizeof buf, _("Training step %d of %d"), tl->step[at], tl->step[tl->n - 1]);
+    y += render_text(cr, buf, tx, y, &hs) + 2 * u;
+    render_text_style ls = ui_style(12.5 * u, th->fg, rtl);
+    ls.max_width = tw;
+    if (tl->loss[at] == tl->loss[at]) render_format_value(tl->loss[at], num, sizeof num, 3);
+    else snprintf(num, sizeof num, "?");
+    if (tl->exact[at] == tl->exact[at]) snprintf(num2, sizeof num2, "%.0f%%", 100.0 * tl->exact[at]);
+    else snprintf(num2, sizeof num2, "?");
+    char iso1[48], iso2[48]; // numbers isolated: in order in a right-to-left line
+    snprintf(iso1, sizeof iso1, "\u2068%s\u2069", num);
+    snprintf(iso2, sizeof iso2, "\u2068%s\u2069", num2);
+    snprintf(buf, sizeof buf, _("loss %s · held-out exact match %s"), iso1, iso2);
+    y += render_text(cr, buf, tx, y, &ls) + 2 * u;
+    render_text_style ss = ui_style(12.5 * u, th->muted, rtl);
+    ss.max_width = tw;
+    if (at == tl->self || !wd->snap_says) snprintf(buf, sizeof buf, "%s", _("the trained model (, . step through training, T hides this)"));
+    else {
+        char says[400];
+        snprintf(says, sizeof says, "\u2068%s\u2069", wd->snap_says[0] ? wd->snap_says : "∅");
+        snprintf(buf, sizeof buf, _("by itself it translates: %s"), says);
+    }
+    render_text(cr, buf, tx, y, &ss);
+    // the slider: time left to right in every language, over the loss curve
+    double sx0 = rtl ? r.x + pad * 2 : r.x + tw + pad * 3, sx1 = rtl ? r.x + r.w - tw - pad * 3 : r.x + r.w - pad * 2;
+    double sy0 = r.y + 8 * u, sy1 = r.y + r.h - 24 * u;
+    if (sx1 - sx0 < 40 * u) return;
+    const tf_model *fm = tl->main;
+    if (fm && fm->n_loss_curve > 1 && fm->loss_every > 0) {
+        double hi = 0, lo = INFINITY;
+        for (int i = 0; i < fm->n_loss_curve; i++) { hi = fmax(hi, fm->loss_curve[i]); lo = fmin(lo, fm->loss_curve[i]); }
+        if (hi > lo) {
+            cairo_set_source_rgba(cr, th->accent.r, th->accent.g, th->accent.b, 0.18);
+            cairo_move_to(cr, sx0, sy1);
+            for (int i = 0; i < fm->n_loss_curve; i++) {
+                double st = (i + 0.5) * fm->loss_every, x = sx0 + (sx1 - sx0) * fmin(st / last, 1);
+                cairo_line_to(cr, x, sy1 - (sy1 - sy0) * (fm->loss_curve[i] - lo) / (hi - lo));
+            }
+            cairo_line_to(cr, sx0 + (sx1 - sx0) * fmin(fm->n_loss_curve * fm->loss_every / (double)last, 1), sy1);
+            cairo_close_path(cr);
+            cairo_fill(cr);
+        }
+    }
+    render_set_rgb(cr, th->muted);
+    cairo_set_line_width(cr, 2 * u);
+    cairo_move_to(cr, sx0, sy1);
+    cairo_line_to(cr, sx1, sy1);
+    cairo_stroke(cr);
+    render_text_style ts = render_style(10.5 * u, th->muted);
+    ts.align = RENDER_ALIGN_CENTER;
+    double last_label = -1e9;
+    lay->n_snap_x = 0;
+    for (int i = 0; i < tl->n && i < 64; i++) {
+        double x = sx0 + (sx1 - sx0) * fmax(0, fmin((double)tl->step[i] / last, 1));
+        lay->snap_x[lay->n_snap_x++] = x;
+        int cur = i == at;
+        render_set_rgb(cr, cur ? th->accent : th->fg);
+        cairo_arc(cr, x, sy1, (cur ? 6.5 : 3.5) * u, 0, 2 * M_PI);
+        cairo_fill(cr);
+        if (cur) { // a line up through the curve
+            cairo_set_line_width(cr, 1.5 * u);
+            cairo_move_to(cr, x, sy1);
+            cairo_line_to(cr, x, sy0);
+            cairo_stroke(cr);
+        }
+        snprintf(num, sizeof num, "%d", tl->step[i]);
+        double lw, lh;
+        render_text_size(cr, num, &ts, &lw, &lh);
+        if (cur || x - lw / 2 > last_label + 4 * u || i == tl->n - 1) {
+            if (!cur && i == tl->n - 1 && x - lw / 2 <= last_label + 4 * u) continue;
+            ts.color = cur ? th->accent : th->muted;
+            ts.bold = cur;
+            render_text(cr, num, x, sy1 + 7 * u, &ts);
+            last_label = x + lw / 2;
+        }
     }
 }
 
@@ -465,8 +570,14 @@ void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, do
     if (lay->n_boxes > APP_MAX_BOXES) lay->n_boxes = APP_MAX_BOXES;
     cairo_restore(cr);
     for (int i = 0; i < lay->n_boxes; i++) { lay->boxes[i].x += lay->nav.x; lay->boxes[i].y += lay->nav.y; }
-    // middle: the stage
+    // middle: the stage, and below it the training timeline when it is shown
     lay->view = (app_rect){rtl ? panel_w : nav_w, top, w - nav_w - panel_w, h - top - bottom};
+    if (t && s->timeline && wd->tl && wd->tl->n) {
+        double tb = fmin(92 * u, lay->view.h * 0.3);
+        lay->view.h -= tb;
+        lay->timeline = (app_rect){lay->view.x, lay->view.y + lay->view.h, lay->view.w, tb};
+        timeline_bar(cr, s, wd, &th, lay, u, rtl);
+    }
     cairo_save(cr);
     cairo_rectangle(cr, lay->view.x, lay->view.y, lay->view.w, lay->view.h);
     cairo_clip(cr);
@@ -501,10 +612,15 @@ void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, do
         status_add(status, sizeof status, "%s", st->id);
         status_add(status, sizeof status, "%d/%d", s->stage + 1, t->n);
         if (st->layer >= 0) status_add(status, sizeof status, _("layer %d"), st->layer + 1);
+        render_view v = app_state_view(s, t);
+        if (v == RENDER_VIEW_LINES || v == RENDER_VIEW_LINES_HEADS) status_add(status, sizeof status, "%s", _("lines"));
+        else if (v == RENDER_VIEW_TOPK) status_add(status, sizeof status, "%s", _("most likely tokens"));
+        else if (v == RENDER_VIEW_GRID) status_add(status, sizeof status, "%s", _("every layer and head"));
         if (st->head >= 0 && s->all_heads) status_add(status, sizeof status, "%s", _("all heads"));
         else if (st->head >= 0) status_add(status, sizeof status, _("head %d"), st->head + 1);
         if (wd->r->greedy) status_add(status, sizeof status, _("decoding step %d/%d"), wd->r->T, s->decode_step ? s->decode_full : wd->r->T);
         if (s->zoom != 1) status_add(status, sizeof status, _("zoom %.0f%%"), s->zoom * 100);
+        if (wd->tl && wd->tl->n && s->snap < wd->tl->n) status_add(status, sizeof status, _("training step %d"), wd->tl->step[s->snap]);
     }
     double ty = h - bottom + (bottom - 18 * u) / 2;
     render_text_style ss = ui_style(13 * u, th.fg, rtl);
@@ -523,8 +639,11 @@ void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, do
 int app_view_hit(const app_state *s, const app_world *wd, const app_layout *lay, double x, double y, int *row, int *col) {
     if (!wd->r || !inside(lay->view, x, y)) return -1;
     render_view v = app_state_view(s, &wd->r->trace);
-    if (v != RENDER_VIEW_MATRIX && v != RENDER_VIEW_HEATMAP) return -1;
+    if (v == RENDER_VIEW_AUTO) v = render_view_for(&wd->r->trace, s->stage);
+    int lines = v == RENDER_VIEW_LINES || v == RENDER_VIEW_LINES_HEADS;
+    if (v != RENDER_VIEW_MATRIX && v != RENDER_VIEW_HEATMAP && !lines) return -1;
     render_opts o = app_render_opts(s);
     double vx = (x - lay->view.x - s->pan_x) / s->zoom, vy = (y - lay->view.y - s->pan_y) / s->zoom;
+    if (lines) return render_lines_hit(&wd->r->trace, s->stage, v == RENDER_VIEW_LINES_HEADS, &o, lay->view.w, lay->view.h, vx, vy, row, col);
     return render_matrix_hit(&wd->r->trace, s->stage, &o, lay->view.w, lay->view.h, vx, vy, row, col);
 }

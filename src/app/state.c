@@ -38,8 +38,42 @@ static void set_stage(app_state *s, const tf_trace *t, int i) {
 void app_state_attach(app_state *s, const tf_trace *t) {
     int i = s->stage_id[0] ? tf_trace_find(t, s->stage_id) : 0;
     if (i < 0) i = s->stage < t->n ? s->stage : t->n - 1; // e.g. a layer that no longer exists
+    // the same stage again (another snapshot, another sentence): the pinned cell and the zoom stay where they fit
+    int pr = s->pin_row, pc = s->pin_col;
+    double z = s->zoom, px = s->pan_x, py = s->pan_y;
+    int same = i == s->stage && s->stage_id[0] && !strcmp(t->stages[i].id, s->stage_id);
     s->stage = -1;
     set_stage(s, t, i);
+    if (same) {
+        if (pr >= 0 && pc >= 0 && pr < t->stages[i].rows && pc < t->stages[i].cols) { s->pin_row = pr; s->pin_col = pc; }
+        s->zoom = z; s->pan_x = px; s->pan_y = py;
+    }
+}
+
+void app_state_snapshots(app_state *s, int n, int at) {
+    s->n_snaps = n > 0 ? n : 0;
+    s->snap = at < 0 || at >= n ? n - 1 : at;
+    if (s->snap < 0) s->snap = 0;
+    s->timeline = n > 0;
+}
+
+// , and . step through the training snapshots (the bar appears); T shows or
+// hides it (hidden: the model itself again).
+static app_do snap_key(app_state *s, app_key k) {
+    if (!s->n_snaps) { app_state_message(s, 0, "%s", _("this model has no training snapshots beside it (a folder MODEL.snapshots)")); return APP_DO_NOTHING; }
+    if (k == APP_KEY_TIMELINE) {
+        s->timeline = !s->timeline;
+        if (!s->timeline && s->snap != s->n_snaps - 1) { s->snap = s->n_snaps - 1; return APP_DO_SNAPSHOT; }
+        return APP_DO_NOTHING;
+    }
+    s->timeline = 1;
+    int to = s->snap + (k == APP_KEY_SNAP_NEXT ? 1 : -1);
+    if (to < 0 || to >= s->n_snaps) {
+        app_state_message(s, 0, "%s", to < 0 ? _("this is the first snapshot") : _("this is the last point of training"));
+        return APP_DO_NOTHING;
+    }
+    s->snap = to;
+    return APP_DO_SNAPSHOT;
 }
 
 int app_state_goto(app_state *s, const tf_trace *t, const char *id) {
@@ -69,6 +103,39 @@ static void jump_attention(app_state *s, const tf_trace *t, tf_side side, tf_sub
     if (i >= 0) set_stage(s, t, i);
 }
 
+// V: attention as lines, at this stage's attention weights (from another
+// stage of a head: that head's weights); V again: back.
+static void lines_key(app_state *s, const tf_trace *t) {
+    s->hover_row = s->hover_col = -1; // (the picture under the mouse changes)
+    if (s->mode == APP_MODE_LINES) { s->mode = APP_MODE_AUTO; return; }
+    int i = s->stage;
+    if (!render_lines_fit(&t->stages[i])) i = t->stages[i].head >= 0 ? tf_stage_with_op(t, i, TF_OP_WEIGHTS) : -1;
+    if (i < 0) { app_state_message(s, 0, "%s", _("V draws attention weights as lines; go to an attention stage first (N, D or C)")); return; }
+    set_stage(s, t, i);
+    s->mode = APP_MODE_LINES;
+}
+
+// K: the output's most likely next tokens (from anywhere: the output probabilities).
+static void topk_key(app_state *s, const tf_trace *t) {
+    s->hover_row = s->hover_col = -1; // (the picture under the mouse changes)
+    if (s->mode == APP_MODE_TOPK) { s->mode = APP_MODE_AUTO; return; }
+    if (t->stages[s->stage].col_axis != TF_AXIS_VOCAB) {
+        int k = -1;
+        for (int i = t->n - 1; i >= 0 && k < 0; i--) if (t->stages[i].op == TF_OP_PROBS) k = i;
+        if (k < 0) { app_state_message(s, 0, "%s", _("this model has no output probabilities")); return; }
+        set_stage(s, t, k);
+    }
+    s->mode = APP_MODE_TOPK;
+}
+
+// G: every layer and head of this attention.
+static void grid_key(app_state *s, const tf_trace *t) {
+    s->hover_row = s->hover_col = -1; // (the picture under the mouse changes)
+    if (s->mode == APP_MODE_GRID) { s->mode = APP_MODE_AUTO; return; }
+    if (t->stages[s->stage].head < 0) { app_state_message(s, 0, "%s", _("G shows every layer and head of an attention stage; go to one first (N, D or C)")); return; }
+    s->mode = APP_MODE_GRID;
+}
+
 static void begin_edit(app_state *s, int field) {
     s->editing = field;
     snprintf(s->edit, sizeof s->edit, "%s", field == 1 ? s->src : s->tgt);
@@ -89,7 +156,7 @@ app_do app_state_key(app_state *s, const tf_trace *t, app_key k) {
     case APP_KEY_LAYER_DOWN: layer_step(s, t, -1); break;
     case APP_KEY_ALL_HEADS:
         if (t->stages[s->stage].head < 0) app_state_message(s, 0, "%s", _("0 shows every head of an attention stage; go to one first (N, D or C)"));
-        else s->all_heads = !s->all_heads;
+        else { s->all_heads = !s->all_heads; if (s->mode == APP_MODE_GRID) s->mode = APP_MODE_AUTO; }
         break;
     case APP_KEY_ENCODER: jump_attention(s, t, TF_SIDE_ENC, TF_SUB_SELF_ATTN); break;
     case APP_KEY_DECODER: jump_attention(s, t, TF_SIDE_DEC, TF_SUB_SELF_ATTN); break;
@@ -124,8 +191,13 @@ app_do app_state_key(app_state *s, const tf_trace *t, app_key k) {
         else if (s->check) s->check = 0;
         else if (s->pin_row >= 0) s->pin_row = s->pin_col = -1;
         else if (s->zoom != 1) { s->zoom = 1; s->pan_x = s->pan_y = 0; }
+        else if (s->mode != APP_MODE_AUTO) s->mode = APP_MODE_AUTO;
         break;
     case APP_KEY_QUIT: return APP_DO_QUIT;
+    case APP_KEY_LINES: lines_key(s, t); break;
+    case APP_KEY_TOPK: topk_key(s, t); break;
+    case APP_KEY_GRID: grid_key(s, t); break;
+    case APP_KEY_SNAP_PREV: case APP_KEY_SNAP_NEXT: case APP_KEY_TIMELINE: return snap_key(s, k);
     default:
         if (k >= APP_KEY_HEAD_1 && k <= APP_KEY_HEAD_8) head_go(s, t, k - APP_KEY_HEAD_1);
         break;
@@ -178,7 +250,11 @@ app_do app_state_commit(app_state *s) {
 
 render_view app_state_view(const app_state *s, const tf_trace *t) {
     if (!t || s->stage < 0 || s->stage >= t->n) return RENDER_VIEW_ARCHITECTURE;
-    if (s->all_heads && t->stages[s->stage].head >= 0) return RENDER_VIEW_HEADS;
+    const tf_stage *st = &t->stages[s->stage];
+    if (s->mode == APP_MODE_GRID && st->head >= 0) return RENDER_VIEW_GRID;
+    if (s->mode == APP_MODE_LINES && render_lines_fit(st)) return s->all_heads && st->head >= 0 ? RENDER_VIEW_LINES_HEADS : RENDER_VIEW_LINES;
+    if (s->mode == APP_MODE_TOPK && st->col_axis == TF_AXIS_VOCAB) return RENDER_VIEW_TOPK;
+    if (s->all_heads && st->head >= 0) return RENDER_VIEW_HEADS;
     return render_view_for(t, s->stage);
 }
 
@@ -193,6 +269,13 @@ static app_do click(app_state *s, const app_world *wd, const app_layout *lay, do
     if (in_rect(lay->tgt_box, x, y)) return app_state_key(s, t, APP_KEY_EDIT_TARGET);
     if (!t) return APP_DO_NOTHING;
     if (in_rect(lay->prev_btn, x, y)) return app_state_key(s, t, APP_KEY_PREV);
+    if (lay->n_snap_x && in_rect(lay->timeline, x, y)) { // the slider: the nearest point
+        int best = 0;
+        for (int i = 1; i < lay->n_snap_x && i < s->n_snaps; i++) if (fabs(lay->snap_x[i] - x) < fabs(lay->snap_x[best] - x)) best = i;
+        if (best == s->snap) return APP_DO_NOTHING;
+        s->snap = best;
+        return APP_DO_SNAPSHOT;
+    }
     if (in_rect(lay->next_btn, x, y)) return app_state_key(s, t, APP_KEY_NEXT);
     for (int i = 0; i < lay->n_boxes; i++) {
         const render_arch_box *b = &lay->boxes[i];
@@ -203,7 +286,7 @@ static app_do click(app_state *s, const app_world *wd, const app_layout *lay, do
         return APP_DO_NOTHING;
     }
     int row, col;
-    if (!app_view_hit(s, wd, lay, x, y, &row, &col)) {
+    if (!app_view_hit(s, wd, lay, x, y, &row, &col) && row >= 0 && col >= 0) { // (a word of the lines view has no arithmetic)
         if (s->pin_row == row && s->pin_col == col) s->pin_row = s->pin_col = -1;
         else { s->pin_row = row; s->pin_col = col; }
     }

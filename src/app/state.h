@@ -4,6 +4,7 @@
 #ifndef APP_STATE_H
 #define APP_STATE_H
 
+#include "../io/io.h"
 #include "../lesson/lesson.h"
 #include "../model/tf.h"
 #include "../render/render.h"
@@ -27,11 +28,21 @@ typedef enum {
     APP_KEY_LANGUAGE,                                 // L: the next language
     APP_KEY_CHECK,                                    // Q: self-check questions, then their answers, then back
     APP_KEY_ESCAPE, APP_KEY_QUIT,                     // Esc, Ctrl+Q
+    APP_KEY_LINES,                                    // V: attention as lines (0 with it: every head)
+    APP_KEY_TOPK,                                     // K: the output's most likely next tokens
+    APP_KEY_GRID,                                     // G: every layer and head of the attention
+    APP_KEY_SNAP_PREV, APP_KEY_SNAP_NEXT,             // , .: the previous / next training snapshot
+    APP_KEY_TIMELINE,                                 // T: the training timeline shown or hidden
 } app_key;
+
+// A way of drawing the stage that stays chosen while stepping (V, K, G),
+// shown where it applies; elsewhere the stage's own view.
+typedef enum { APP_MODE_AUTO, APP_MODE_LINES, APP_MODE_TOPK, APP_MODE_GRID } app_mode;
 
 // What a key asks of the program beyond the state: rerun the model, export,
 // toggle fullscreen. app.c carries these out.
-typedef enum { APP_DO_NOTHING = 0, APP_DO_RERUN = 1, APP_DO_EXPORT = 2, APP_DO_FULLSCREEN = 4, APP_DO_QUIT = 8, APP_DO_LANGUAGE = 16 } app_do;
+typedef enum { APP_DO_NOTHING = 0, APP_DO_RERUN = 1, APP_DO_EXPORT = 2, APP_DO_FULLSCREEN = 4, APP_DO_QUIT = 8, APP_DO_LANGUAGE = 16,
+               APP_DO_SNAPSHOT = 32 /* run the sentence on the snapshot s->snap */ } app_do;
 
 typedef struct {
     int stage;                 // index into the trace
@@ -58,6 +69,11 @@ typedef struct {
     double term_x, term_y;     // where the mouse is, for the tooltip
     char message[300];         // a line for the status bar (errors, "saved to …")
     int message_is_error;
+    app_mode mode;             // lines, top-k or grid (V, K, G), or the stage's own view
+    // watching it learn: the model's training snapshots (io_timeline's points)
+    int n_snaps;               // points of the timeline (0: the model has no snapshots)
+    int snap;                  // the point shown (n_snaps - 1: the last, usually the model itself)
+    int timeline;              // the timeline bar is shown (T)
     // the pointer
     double mouse_x, mouse_y;   // where it is, in window points
     int pressed, dragging;     // left button held in the zoomed view; moved far enough to pan
@@ -78,6 +94,8 @@ typedef struct {
     const lesson *lesson;      // the lesson beside each stage, or NULL (built-in captions)
     const glossary *gloss;     // every language's glossary (hovering a term shows the others)
     int n_gloss;
+    const io_timeline *tl;     // the model's training snapshots, or NULL
+    const char *snap_says;     // what the snapshot shown translates by itself, or NULL
 } app_world;
 
 #define APP_MAX_TEXTS 96
@@ -102,6 +120,9 @@ typedef struct {
     int rtl;                   // the layout was mirrored for a right-to-left interface
     render_arch_box boxes[APP_MAX_BOXES];
     int n_boxes;
+    app_rect timeline;         // the timeline bar (w 0 when hidden)
+    double snap_x[64];         // where each point of the timeline is on its slider
+    int n_snap_x;
 } app_layout;
 
 void app_state_init(app_state *s, const char *src, const char *tgt);
@@ -114,6 +135,9 @@ void app_state_backspace(app_state *s);
 void app_state_delete(app_state *s);
 void app_state_cursor(app_state *s, int delta, int to_end); // ±1 code point, or to an end
 app_do app_state_commit(app_state *s); // Enter while editing: the new sentence
+// The model has n training snapshots (io_timeline's points), the one shown
+// is at: the timeline bar appears (n 0: no timeline).
+void app_state_snapshots(app_state *s, int n, int at);
 // Jump to a stage by id (the navigator's blocks); 0 if it exists.
 int app_state_goto(app_state *s, const tf_trace *t, const char *id);
 void app_state_message(app_state *s, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

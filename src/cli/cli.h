@@ -40,6 +40,25 @@ char *cli_trace_json(const tf_model *m, const tf_run *r);
 // section's stage drawn from run c. Returns the exit status.
 int cli_handout(const io_run *c, const char *lesson, const char *lang, io_format fmt, const char *out);
 
+// Training snapshots (timeline_export.c): the model's timeline, or 1 after
+// printing that it has none; every point run on c's sentence (runs: tl->n);
+// a point's caption ("step 350 · loss 4.12 · 12%"); and `export --timeline`:
+// stage at every point, side by side, as proto's format and view.
+int cli_timeline_open(const io_run *c, io_timeline *tl);
+int cli_timeline_runs(const io_run *c, const io_timeline *tl, tf_run *runs);
+void cli_timeline_caption(const io_timeline *tl, int k, const render_opts *o, char *buf, size_t n);
+int cli_export_timeline(const io_run *c, const io_picture *proto, const char *stage, const char *out);
+
+// `export --animate decoding|timeline|stages` (animate.c): an animated GIF
+// of stage (for stages: the first of the walk, to the stage to, default 8
+// stages), delay ms a frame ("800" when NULL), size "WxH" (NULL: 800x600).
+int cli_export_animation(const io_run *c, const io_picture *proto, const char *mode, const char *stage, const char *to, const char *delay,
+                         const char *size, const char *out);
+
+// `export --slides` (slides.c): a 16:9 PDF deck, a page a stage: its title,
+// its picture and the first lines of the lesson in lang, proto's options.
+int cli_export_slides(const io_run *c, const char *lang, const render_opts *proto, const char *out);
+
 // The corpus word lists in dir (NULL: the shipped assets/corpus), or NULL
 // after printing "tviz: FILE:LINE: what is wrong; what to do" (corpus_cmd.c).
 struct tf_lexicon *cli_lexicon(const char *dir);

@@ -1,4 +1,4 @@
-// export.c — `tviz export`: any view of any stage as PNG (stb_image_write),
+// export.c — `tviz export`: any view of any stage as PNG (libpng),
 // SVG or PDF (cairo's surfaces), or every stage and figure into a folder with
 // an index. Never opens a window; needs no display.
 #include "cli.h"
@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <stb_image_write.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +21,8 @@ static const char *fmt_ext[] = {"png", "svg", "pdf"};
 typedef struct {
     const char *stage, *view, *cell, *format, *width, *scale, *cmap, *text_scale, *lesson;
     int all, contrast;
+    const char *top_k, *animate, *to, *delay, *size;
+    int timeline, slides;
 } export_args;
 
 static int extra_opt(void *ctx, int argc, char **argv, int *i) {
@@ -31,7 +32,8 @@ static int extra_opt(void *ctx, int argc, char **argv, int *i) {
     struct { const char *name; const char **dst; } opts[] = {
         {"--stage", &a->stage}, {"--view", &a->view}, {"--cell", &a->cell}, {"--format", &a->format},
         {"--width", &a->width}, {"--scale", &a->scale}, {"--colormap", &a->cmap}, {"--text-scale", &a->text_scale},
-        {"--lesson", &a->lesson}};
+        {"--lesson", &a->lesson}, {"--top-k", &a->top_k}, {"--animate", &a->animate}, {"--to", &a->to}, {"--delay", &a->delay},
+        {"--size", &a->size}};
     for (size_t n = 0; n < sizeof opts / sizeof *opts; n++)
         if ((k = io_opt(argc, argv, i, opts[n].name, NULL, &v))) {
             if (k > 0) *opts[n].dst = v;
@@ -39,6 +41,8 @@ static int extra_opt(void *ctx, int argc, char **argv, int *i) {
         }
     if (!strcmp(argv[*i], "--all")) { a->all = 1; return 1; }
     if (!strcmp(argv[*i], "--high-contrast")) { a->contrast = 1; return 1; }
+    if (!strcmp(argv[*i], "--timeline")) { a->timeline = 1; return 1; }
+    if (!strcmp(argv[*i], "--slides")) { a->slides = 1; return 1; }
     return 0;
 }
 
@@ -81,10 +85,20 @@ static const char *export_help =
     "                   [--text-scale S] [--high-contrast] [--lang en|fa|ar] -o FILE\n"
     "       tviz export [--model M] [--src TEXT] [--tgt TEXT] --all [--format F] [--lang L] -o DIR\n"
     "       tviz export --lesson NAME [--lang en|fa|ar] -o FILE.pdf | --format png -o DIR   (a handout)\n"
+    "       tviz export --timeline --stage ID [--view V] -o FILE   (the stage at every training snapshot)\n"
+    "       tviz export --animate decoding|timeline|stages --stage ID [--to ID] [--view V]\n"
+    "                   [--delay MS] [--size WxH] -o FILE.gif   (an animated GIF, one frame a step)\n"
+    "       tviz export --slides [--lang L] -o DECK.pdf   (16:9 slides: a page a stage, lines of the lesson)\n"
     "Draws one view of a stage (ids as in tviz trace, e.g. enc.0.self_attn.head.1.weights)\n"
     "or, with --all, every stage plus the figures into DIR with an index.html.\n"
-    "Views: heatmap, matrix, heads, grid, pe-heatmap, pe-curves, pe-similarity,\n"
-    "       architecture, arithmetic (needs --cell). Default: heatmap for attention, matrix otherwise.\n"
+    "Views: heatmap, matrix, heads, grid, lines, lines-heads, top-k, pe-heatmap, pe-curves,\n"
+    "       pe-similarity, architecture, arithmetic (needs --cell). Default: heatmap for attention,\n"
+    "       matrix otherwise. --top-k K: tokens a row in the top-k view (default 5).\n"
+    "--timeline reads the snapshots beside the model (MODEL.snapshots/, written by tviz train) and\n"
+    "draws the stage at each, on the same sentence (the model's own translation, or --tgt).\n"
+    "--animate: decoding grows the greedy translation token by token, timeline goes through the\n"
+    "snapshots, stages walks from --stage to --to (default: 8 stages); --delay per frame (800 ms),\n"
+    "--size of a frame (800x600).\n"
     "Colour maps: viridis, cividis, rdbu, puor, gray (default: viridis for probabilities, rdbu for values).\n"
     "--width sets the picture's width in pixels (the height follows the view); --scale multiplies\n"
     "the pixels of a PNG (2 for a sharp slide), --text-scale the type (1.5 for a projector).\n"
@@ -225,10 +239,29 @@ int cmd_export(int argc, char **argv) {
     io_picture j = {.t = &c.r.trace, .m = &c.m, .stage = -1, .view = RENDER_VIEW_AUTO, .scale = 1};
     render_opts_default(&j.opts);
     cli_language(&j.opts, c.lang);
+    j.opts.typed_target = !c.r.greedy;
     const tf_trace *t = &c.r.trace;
     char why[300];
     rc = 1;
     if (!c.out) { io_error("export", a.all ? "needs -o DIR, the folder to write into" : "needs -o FILE, where to write the picture"); goto done; }
+    if (a.animate) { // a GIF: its own path (format, stage, size)
+        if (a.view && render_view_parse(a.view, &j.view)) { io_error(a.view, "is not a view; the views are %s", render_view_names()); goto done; }
+        if (a.width && cli_number("--width", a.width, 100, 4096, &j.w)) goto done;
+        if (a.scale && cli_number("--scale", a.scale, 0.1, 4, &j.scale)) goto done;
+        if (a.text_scale && cli_number("--text-scale", a.text_scale, 0.25, 8, &j.opts.text_scale)) goto done;
+        j.opts.high_contrast = a.contrast;
+        rc = cli_export_animation(&c, &j, a.animate, a.stage, a.to, a.delay, a.size, c.out);
+        goto done;
+    }
+    if (a.slides) {
+        j.opts.high_contrast = a.contrast;
+        if (a.cmap) {
+            if (render_cmap_parse(a.cmap, &j.opts.cmap)) { io_error(a.cmap, "is not a colour map; use one of %s", render_cmap_names()); goto done; }
+            j.opts.cmap_set = 1;
+        }
+        rc = cli_export_slides(&c, c.lang ? c.lang : "en", &j.opts, c.out);
+        goto done;
+    }
     if (format_of(&a, a.all || (a.lesson && a.format) ? NULL : c.out, &j.fmt)) goto done;
     if (a.view && render_view_parse(a.view, &j.view)) { io_error(a.view, "is not a view; the views are %s", render_view_names()); goto done; }
     if (a.cmap) {
@@ -243,6 +276,12 @@ int cmd_export(int argc, char **argv) {
         io_error("--cell", "\"%s\" is not ROW,COL; give two whole numbers such as --cell 2,3", a.cell);
         goto done;
     }
+    if (a.top_k) {
+        long k;
+        if (cli_whole("--top-k", a.top_k, 1, 50, &k)) goto done;
+        j.opts.top_k = (int)k;
+    }
+    if (a.timeline) { rc = cli_export_timeline(&c, &j, a.stage, c.out); goto done; }
     if (a.all) { rc = export_all(&c, c.out, &j); goto done; }
     if (a.lesson) {
         if (j.fmt == IO_SVG) { io_error("--format", "a handout is a PDF or PNG pages; use --format pdf or png"); goto done; }

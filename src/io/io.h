@@ -79,7 +79,48 @@ typedef struct {
 // Draws and encodes a picture: PNG through stb_image_write, SVG and PDF
 // through cairo. *out is malloc'd. Returns 0, or -1 when out of memory or cairo fails.
 int io_draw(const io_picture *p, unsigned char **out, size_t *n);
+// Any drawing as a picture: fn draws w × h units on cr (a PNG has scale
+// pixels per unit). *out is malloc'd. Returns 0, or -1.
+typedef void (*io_draw_fn)(cairo_t *cr, void *ctx, double w, double h);
+int io_draw_with(io_format fmt, double w, double h, double scale, io_draw_fn fn, void *ctx, unsigned char **out, size_t *n);
 // Encodes an image surface (premultiplied ARGB32) as PNG with stb_image_write.
 int io_png_surface(cairo_surface_t *sf, unsigned char **out, size_t *n);
+
+// ---------------------------------------------------------------- animated GIF (gif.c, giflib)
+// Frames of w × h pixels (image surfaces of that size), each shown delay_ms,
+// looping. begin returns NULL when out of memory; frame and end return 0 or
+// -1; end hands over the file's bytes (malloc'd) and frees g either way.
+typedef struct io_gif io_gif;
+io_gif *io_gif_begin(int w, int h, int delay_ms);
+int io_gif_frame(io_gif *g, cairo_surface_t *frame);
+int io_gif_end(io_gif *g, unsigned char **out, size_t *n);
+void io_gif_free(io_gif *g); // (without end: nothing written)
+
+// ---------------------------------------------------------------- training snapshots (timeline.c)
+// A model's training as points in time: the snapshots tviz train wrote
+// beside it (<model>.snapshots/step-NNNNNN.safetensors; at most 63, spread
+// evenly), oldest first, and the model itself last (in place of a snapshot
+// at its own step).
+typedef struct {
+    int n;                  // points (0: no snapshots)
+    tf_model *m;            // (n) the snapshots (m[self] unused)
+    int *step;              // (n) training step of each
+    float *loss, *exact;    // (n) the loss and the held-out exact match at that step (NaN when the file does not say)
+    int self;               // the point that is the model itself, or -1
+    const tf_model *main;   // the model itself (not owned)
+    char dir[4200];         // the snapshots' folder (for messages)
+} io_timeline;
+
+// Finds and loads the snapshots of the model at model_path (self, already
+// loaded). Returns 0 (tl->n 0 when there are none), or 1 after printing the
+// error (a snapshot that does not load or belongs to another model).
+int io_timeline_open(io_timeline *tl, const char *model_path, const tf_model *self);
+const tf_model *io_timeline_model(const io_timeline *tl, int i); // point i's model (out of range: the model itself)
+void io_timeline_free(io_timeline *tl);
+// Runs point i on a sentence so that every point shows the same tokens: on
+// tgt when given, else on the model itself's greedy translation (up to
+// decode_step tokens when it is not 0). *says (when not NULL) gets what a
+// snapshot itself translates (malloc'd; NULL for the model itself).
+int io_timeline_run(tf_run *r, const io_timeline *tl, int i, const char *src, const char *tgt, int decode_step, char **says, tf_err *e);
 
 #endif

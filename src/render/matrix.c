@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 // ---------------------------------------------------------------- titles and captions
@@ -34,7 +35,7 @@ void render_stage_title(const tf_trace *t, int stage, const render_opts *o, char
     snprintf(buf, n, "%s%s%s%s%s — %s", at, sub ? " · " : "", sub ? sub : "", head[0] ? " · " : "", head, render_tr(o, s->title));
 }
 
-static const char *axis_caption(const tf_stage *s, int cols, const render_opts *o) {
+const char *render_axis_caption(const tf_stage *s, int cols, const render_opts *o) {
     tf_axis a = cols ? s->col_axis : s->row_axis;
     int attn = tf_stage_is_attention_square(s);
     switch (a) {
@@ -50,7 +51,7 @@ static const char *axis_caption(const tf_stage *s, int cols, const render_opts *
 
 // A heading line at the top of a view, from the start side of the language
 // (the right for Persian and Arabic); returns its height.
-static double heading(cairo_t *cr, const char *text, double pad, double y, double w, const render_opts *o, render_text_style *st) {
+double render_heading(cairo_t *cr, const char *text, double pad, double y, double w, const render_opts *o, render_text_style *st) {
     st->max_width = w - 2 * pad;
     st->dir = o && o->rtl ? RENDER_DIR_RTL : RENDER_DIR_AUTO;
     st->align = o && o->rtl ? RENDER_ALIGN_RIGHT : RENDER_ALIGN_LEFT;
@@ -148,6 +149,8 @@ static void matrix_layout(cairo_t *cr, const tf_trace *t, const tf_stage *s, con
     // columns: horizontal if they fit, else slanted, thinned so none overlap
     double col_w = max_label_width(cr, t, s->col_axis, s->cols, 1, &st) + fs * 0.5;
     double cw0 = gw / s->cols;
+    // (square attention cells may be narrower than the width allows: as tall as the rows let them be)
+    if (attn) cw0 = fmin(cw0, fmax(h - L->title_h - caption - fs * 1.4 - pad, 1) / s->rows);
     L->col_step = 1;
     if (col_w > cw0) {
         if (s->col_axis == TF_AXIS_DIM) L->col_step = nice_step((int)ceil(col_w / fmax(cw0, 1e-3)));
@@ -355,21 +358,21 @@ static void draw_header(cairo_t *cr, const tf_trace *t, int stage, const layout 
     render_text_style ts = render_style(L->fs * 1.5, th->fg);
     ts.bold = 1;
     double y = pad * 0.8;
-    y += heading(cr, title, pad, y, w, o, &ts);
+    y += render_heading(cr, title, pad, y, w, o, &ts);
     // the formula, the id and the size: each an isolate, so a right-to-left line keeps each in its order
     if (o && o->rtl) snprintf(sub, sizeof sub, "\u2068%s\u2069    ·    \u2068%s\u2069    ·    \u2068%d × %d\u2069", render_tr(o, s->formula), s->id, s->rows, s->cols);
     else snprintf(sub, sizeof sub, "%s    ·    %s    ·    %d × %d", s->formula, s->id, s->rows, s->cols);
     render_text_style ss = render_style(L->fs, th->muted);
-    heading(cr, sub, pad, y + L->fs * 0.15, w, o, &ss);
+    render_heading(cr, sub, pad, y + L->fs * 0.15, w, o, &ss);
 }
 
 static void draw_captions(cairo_t *cr, const tf_stage *s, const layout *L, const render_theme *th, const render_opts *o) {
     render_text_style cs = render_style(L->fs * 0.95, th->muted);
     cs.italic = !(o && o->rtl); // (no slanted Persian or Arabic)
     cs.align = RENDER_ALIGN_CENTER;
-    render_text(cr, axis_caption(s, 1, o), L->gx + L->gw / 2, L->gy - L->col_lab_h - L->fs * 1.5, &cs);
+    render_text(cr, render_axis_caption(s, 1, o), L->gx + L->gw / 2, L->gy - L->col_lab_h - L->fs * 1.5, &cs);
     cs.angle = -M_PI / 2;
-    render_text(cr, axis_caption(s, 0, o), L->gx - L->row_lab_w - L->fs * 1.6, L->gy + L->gh / 2, &cs);
+    render_text(cr, render_axis_caption(s, 0, o), L->gx - L->row_lab_w - L->fs * 1.6, L->gy + L->gh / 2, &cs);
 }
 
 void render_matrix(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h) {
@@ -431,24 +434,81 @@ static int sibling(const tf_trace *t, int stage, int layer, int head) {
     return k < 0 ? -1 : tf_stage_other_head(t, k, head);
 }
 
-static void draw_panel(cairo_t *cr, const tf_trace *t, int idx, const scale *sc, const render_opts *o, const render_theme *th,
-                       double x, double y, double w, double h, const char *label) {
+// The panels share one shape (every head of a layer, every layer of a
+// stack), so their labels are measured once and the arrangement is
+// arithmetic: the number of columns that gives the largest cells wins.
+typedef struct {
+    double fs;                 // the panels' font size
+    double row_w, col_w;       // widest row and column label at fs * 0.9 (capped)
+    double col_h_rot;          // height of slanted column labels
+} panel_metrics;
+
+static void panel_metrics_of(cairo_t *cr, const tf_trace *t, const tf_stage *s, double fs, double pw_cap, panel_metrics *P) {
+    render_text_style st = render_style(fs * 0.9, (render_rgb){0, 0, 0});
+    P->fs = fs;
+    P->row_w = fmin(max_label_width(cr, t, s->row_axis, s->rows, 1, &st), fs * 9) + fs * 0.5;
+    P->col_w = max_label_width(cr, t, s->col_axis, s->cols, 1, &st) + fs * 0.5;
+    P->col_h_rot = fmin(P->col_w, fs * 9) * 0.72 + fs;
+    (void)pw_cap;
+}
+
+// The layout of one panel of w × h at the metrics' font size: title on top,
+// row labels at the left, column labels above the cells (slanted when they
+// do not fit side by side), every label thinned until none overlap.
+static void panel_layout(const tf_stage *s, const panel_metrics *P, double w, double h, layout *L) {
+    memset(L, 0, sizeof *L);
+    double fs = P->fs;
+    L->fs = fs;
+    L->title_h = fs * 1.55;
+    L->row_lab_w = fmin(P->row_w, w * 0.32);
+    int attn = tf_stage_is_attention_square(s);
+    for (int pass = 0; pass < 2; pass++) { // slanted column labels first; level ones if the cells turn out wide enough
+        L->col_lab_h = pass == 0 ? P->col_h_rot : fs * 1.45;
+        double gw = fmax(w - L->row_lab_w - fs * 0.4, 1), gh = fmax(h - L->title_h - L->col_lab_h - fs * 0.3, 1);
+        double cw = gw / s->cols, ch = gh / s->rows;
+        if (attn) cw = ch = fmin(cw, ch);
+        L->cw = cw;
+        L->ch = ch;
+        L->col_rot = pass == 0;
+        if (pass == 0 && P->col_w > cw) break;
+    }
+    if (!L->col_rot && P->col_w > L->cw) L->col_rot = 1; // (cannot happen: kept for safety)
+    L->gw = L->cw * s->cols;
+    L->gh = L->ch * s->rows;
+    L->gx = L->row_lab_w;
+    L->gy = L->title_h + L->col_lab_h;
+    L->row_step = nice_step((int)ceil(fs * 1.05 / fmax(L->ch, 1e-3)));
+    L->col_step = L->col_rot ? nice_step((int)ceil(fs * 1.15 / fmax(L->cw, 1e-3))) : 1;
+    if (s->col_axis == TF_AXIS_DIM && !L->col_rot) L->col_step = nice_step((int)ceil(P->col_w / fmax(L->cw, 1e-3)));
+    L->cell_fs = fmin(fs, fmin(L->ch * 0.42, L->cw / 3.6));
+    L->numbers = L->cell_fs >= 8 && L->cw >= L->cell_fs * 3.2 && s->rows * s->cols <= 4096;
+}
+
+// The size of the cells a panel of pw × ph gets (what the arrangement maximises).
+static double panel_cell(const tf_stage *s, const panel_metrics *P, double pw, double ph) {
+    layout L;
+    panel_layout(s, P, pw, ph, &L);
+    return fmin(L.cw, L.ch);
+}
+
+static void draw_panel(cairo_t *cr, const tf_trace *t, int idx, const scale *sc, const layout *L, const render_theme *th, double x, double y,
+                       const char *label) {
     const tf_stage *s = &t->stages[idx];
     cairo_save(cr);
     cairo_translate(cr, x, y);
-    layout L;
-    matrix_layout(cr, t, s, o, w, h, 1, &L);
-    render_text_style ts = render_style(L.fs * 1.1, th->fg);
+    render_text_style ts = render_style(L->fs * 1.1, th->fg);
     ts.bold = 1;
     ts.align = RENDER_ALIGN_CENTER;
-    render_text(cr, label, L.gx + L.gw / 2, L.fs * 0.2, &ts);
-    draw_cells(cr, s, sc, &L, th);
-    draw_labels(cr, t, s, &L, th);
+    ts.max_width = L->gw + L->row_lab_w;
+    render_text(cr, label, L->gx + L->gw / 2, L->fs * 0.1, &ts);
+    draw_cells(cr, s, sc, L, th);
+    draw_labels(cr, t, s, L, th);
     cairo_restore(cr);
 }
 
 // Heads (and layers, for the grid) of the stage's attention: panels in a
-// table, one colour scale for all, a shared colour bar.
+// table that fills the picture, each with its title and its token labels,
+// one colour scale for all and a shared colour bar.
 static void draw_multiples(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h, int all_layers) {
     render_theme th = render_theme_get(o);
     paint_bg(cr, &th, w, h);
@@ -456,15 +516,23 @@ static void draw_multiples(cairo_t *cr, const tf_trace *t, int stage, const rend
     const tf_stage *s = &t->stages[stage];
     int H = tf_stage_count_heads(t, stage), Lyr = tf_stage_count_layers(t, stage);
     int nl = all_layers ? Lyr : 1, first = all_layers ? 0 : s->layer;
-    const tf_stage *all[64 * 64] = {0};
+    static const int max_panels = 64 * 64;
+    const tf_stage **all = calloc((size_t)max_panels, sizeof *all);
+    int *layer_of = calloc((size_t)max_panels, sizeof *layer_of);
+    if (!all || !layer_of) { free(all); free(layer_of); return; }
     int n = 0;
     for (int l = 0; l < nl; l++)
-        for (int hd = 0; hd < H && n < 64 * 64; hd++) all[n++] = &t->stages[sibling(t, stage, first + l, hd)];
+        for (int hd = 0; hd < H && n < max_panels; hd++) {
+            int k = sibling(t, stage, first + l, hd);
+            if (k < 0) continue;
+            layer_of[n] = first + l;
+            all[n++] = &t->stages[k];
+        }
+    if (!n) { free(all); free(layer_of); return; }
     scale sc;
     scale_for(&sc, all, n, o);
-    layout Lh; // header sizes from a full layout
-    matrix_layout(cr, t, s, o, w, h, 0, &Lh);
-    double fs = Lh.fs, pad = fs * 0.9;
+    double fs = fmax(11, fmin(22, fmin(w / 75.0, h / 28.0))) * o->text_scale, pad = fs * 0.9;
+    double line = o && o->rtl ? 1.8 : 1.35, title_h = fs * 1.5 * line + fs * line + pad;
     char title[600], at[96], which[300];
     render_text_style ts = render_style(fs * 1.5, th.fg);
     ts.bold = 1;
@@ -474,40 +542,50 @@ static void draw_multiples(cairo_t *cr, const tf_trace *t, int stage, const rend
     if (all_layers) snprintf(which, sizeof which, render_tr(o, "%s, every layer and head"), render_tr(o, s->title));
     else snprintf(which, sizeof which, render_tr(o, "%s, all %d heads"), render_tr(o, s->title), H);
     snprintf(title, sizeof title, "%s · %s — %s", at, sublayer_name(s, o), which);
-    double y = pad * 0.8 + heading(cr, title, pad, pad * 0.8, w, o, &ts);
+    double y = pad * 0.8 + render_heading(cr, title, pad, pad * 0.8, w, o, &ts);
     render_text_style ss = render_style(fs, th.muted);
     char subt[400], axes[300];
-    snprintf(axes, sizeof axes, render_tr(o, "rows: %s, columns: %s"), axis_caption(s, 0, o), axis_caption(s, 1, o));
+    snprintf(axes, sizeof axes, render_tr(o, "rows: %s, columns: %s"), render_axis_caption(s, 0, o), render_axis_caption(s, 1, o));
     snprintf(subt, sizeof subt, o && o->rtl ? "\u2068%s\u2069    ·    %s" : "%s    ·    %s", render_tr(o, s->formula), axes);
-    heading(cr, subt, pad, y + fs * 0.15, w, o, &ss);
-    double top = Lh.title_h + (all_layers ? fs * 1.4 : 0), bar = fs * 7.5, left = all_layers ? fs * 5 : pad;
+    render_heading(cr, subt, pad, y + fs * 0.15, w, o, &ss);
+    // the panels take everything between the header and the colour bar
+    double bar = fs * 7.5, top = title_h, left = pad;
     double aw = w - left - pad - bar, ah = h - top - pad;
-    int cols = all_layers ? H : (H <= 4 ? H : (H + 1) / 2), rows = all_layers ? nl : (H + cols - 1) / cols;
-    double pw = aw / cols, ph = ah / rows;
-    char label[48];
-    for (int k = 0; k < n; k++) {
-        int r = all_layers ? k / H : k / cols, c = all_layers ? k % H : k % cols;
-        int hd = k % H;
-        snprintf(label, sizeof label, all_layers ? "" : render_tr(o, "Head %d"), hd + 1);
-        draw_panel(cr, t, (int)(all[k] - t->stages), &sc, o, &th, left + c * pw, top + r * ph, pw * 0.96, ph * 0.96, label);
-        if (all_layers && r == 0) {
-            render_text_style hs = render_style(fs, th.fg);
-            hs.bold = 1;
-            hs.align = RENDER_ALIGN_CENTER;
-            snprintf(label, sizeof label, render_tr(o, "Head %d"), hd + 1);
-            render_text(cr, label, left + c * pw + pw * 0.48, top - fs * 1.3, &hs);
-        }
-        if (all_layers && c == 0) {
-            render_text_style ls = render_style(fs, th.fg);
-            ls.bold = 1;
-            snprintf(label, sizeof label, render_tr(o, "Layer %d"), first + r + 1);
-            render_text(cr, label, pad * 0.5, top + r * ph + ph / 2 - fs, &ls);
+    double pf = fmax(7.5, fmin(13, sqrt(fmax(aw * ah, 1) / n) / 24)) * o->text_scale; // the panels' type
+    panel_metrics P;
+    panel_metrics_of(cr, t, s, pf, aw, &P);
+    int cols = all_layers ? H : 1;
+    if (!all_layers) { // the arrangement with the largest cells
+        double best = -1;
+        for (int c = 1; c <= n; c++) {
+            int r = (n + c - 1) / c;
+            if (c > 1 && (r - 1) * c >= n) continue; // (an empty last row: the same as fewer columns)
+            double cell = panel_cell(s, &P, aw / c, ah / r);
+            if (cell > best * 1.0001) { best = cell; cols = c; }
         }
     }
-    layout Lb = Lh;
+    int rows = (n + cols - 1) / cols;
+    double pw = aw / cols, ph = ah / rows, gap = pf * 0.8;
+    layout L;
+    panel_layout(s, &P, pw - gap, ph - gap, &L);
+    // the table as wide and tall as its panels' cells make it, centred
+    double step_x = L.gx + L.gw + gap, step_y = L.gy + L.gh + gap;
+    double ox = left + fmax(0, (aw - (cols * step_x - gap)) / 2), oy = top + fmax(0, (ah - (rows * step_y - gap)) / 2);
+    char label[96];
+    for (int k = 0; k < n; k++) {
+        int r = k / cols, c = k % cols;
+        int hd = all[k]->head;
+        if (all_layers) snprintf(label, sizeof label, render_tr(o, "Layer %d · Head %d"), layer_of[k] + 1, hd + 1);
+        else snprintf(label, sizeof label, render_tr(o, "Head %d"), hd + 1);
+        draw_panel(cr, t, (int)(all[k] - t->stages), &sc, &L, &th, ox + c * step_x, oy + r * step_y, label);
+    }
+    layout Lb = L;
+    Lb.fs = fs;
     Lb.bar_x = w - bar + fs * 0.5;
     Lb.gy = top + fs * 1.5;
     draw_colorbar(cr, s, &sc, &Lb, &th, fmin(ah * 0.6, fs * 20), o);
+    free(all);
+    free(layer_of);
 }
 
 void render_heads(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h) {
@@ -516,4 +594,71 @@ void render_heads(cairo_t *cr, const tf_trace *t, int stage, const render_opts *
 
 void render_grid(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h) {
     draw_multiples(cr, t, stage, o, w, h, 1);
+}
+
+// ---------------------------------------------------------------- over training
+void render_strip(cairo_t *cr, const tf_trace *const *traces, const int *stage_of, int n, const char *const *captions, render_view v,
+                  const render_opts *o, double w, double h) {
+    render_theme th = render_theme_get(o);
+    paint_bg(cr, &th, w, h);
+    if (n <= 0) return;
+    const tf_trace *t0 = traces[n - 1];
+    int s0 = stage_of[n - 1];
+    if (s0 < 0 || s0 >= t0->n) return;
+    const tf_stage *s = &t0->stages[s0];
+    double fs = fmax(11, fmin(22, fmin(w / (40.0 + 30 * n), h / 28.0))) * o->text_scale, pad = fs * 0.9;
+    double line = o->rtl ? 1.8 : 1.35, top = fs * 1.5 * line + fs * line + pad;
+    char title[400], base[300];
+    render_stage_title(t0, s0, o, base, sizeof base);
+    snprintf(title, sizeof title, render_tr(o, "%s, over training"), base);
+    render_text_style ts = render_style(fs * 1.5, th.fg);
+    ts.bold = 1;
+    double y = pad * 0.8 + render_heading(cr, title, pad, pad * 0.8, w, o, &ts);
+    render_text_style ss = render_style(fs, th.muted);
+    char sub[600], axes[300];
+    snprintf(axes, sizeof axes, render_tr(o, "rows: %s, columns: %s"), render_axis_caption(s, 0, o), render_axis_caption(s, 1, o));
+    snprintf(sub, sizeof sub, o->rtl ? "\u2068%s\u2069    ·    %s" : "%s    ·    %s", render_tr(o, s->formula), axes);
+    render_heading(cr, sub, pad, y + fs * 0.15, w, o, &ss);
+    if (v == RENDER_VIEW_AUTO) v = render_view_for(t0, s0);
+    int panels = v == RENDER_VIEW_MATRIX || v == RENDER_VIEW_HEATMAP;
+    double bar = panels ? fs * 7.5 : 0, aw = w - 2 * pad - bar, ah = h - top - pad, pw = aw / n;
+    if (!panels) { // any other view: each point drawn whole in its own box, its caption above it
+        for (int k = 0; k < n; k++) {
+            render_text_style cs = render_style(fs * 1.1, th.fg);
+            cs.bold = 1;
+            cs.align = RENDER_ALIGN_CENTER;
+            cs.max_width = pw;
+            render_text(cr, captions[k], pad + (k + 0.5) * pw, top, &cs);
+            cairo_save(cr);
+            cairo_rectangle(cr, pad + k * pw, top + fs * 1.8, pw, ah - fs * 1.8);
+            cairo_clip(cr);
+            cairo_translate(cr, pad + k * pw, top + fs * 1.8);
+            render_draw(cr, traces[k], NULL, stage_of[k], v, o, pw, ah - fs * 1.8);
+            cairo_restore(cr);
+        }
+        return;
+    }
+    // the stage's panels side by side, one colour scale for all of them
+    const tf_stage *all[64];
+    int m = n < 64 ? n : 64;
+    for (int k = 0; k < m; k++) all[k] = &traces[k]->stages[stage_of[k]];
+    scale sc;
+    scale_for(&sc, all, m, o);
+    double pf = fmax(7.5, fmin(13, sqrt(fmax(pw * ah, 1)) / 24)) * o->text_scale;
+    panel_metrics P;
+    panel_metrics_of(cr, t0, s, pf, pw, &P);
+    double gap = pf * 1.2;
+    layout L;
+    panel_layout(s, &P, pw - gap, ah - gap, &L);
+    double step_x = L.gx + L.gw + gap, ox = pad + fmax(0, (aw - (m * step_x - gap)) / 2), oy = top + fmax(0, (ah - (L.gy + L.gh)) / 2);
+    for (int k = 0; k < m; k++) {
+        const tf_stage *sk = all[k];
+        if (sk->rows != s->rows || sk->cols != s->cols) continue; // (another shape: not comparable)
+        draw_panel(cr, traces[k], stage_of[k], &sc, &L, &th, ox + k * step_x, oy, captions[k]);
+    }
+    layout Lb = L;
+    Lb.fs = fs;
+    Lb.bar_x = w - bar + fs * 0.5;
+    Lb.gy = top + fs * 1.5;
+    draw_colorbar(cr, s, &sc, &Lb, &th, fmin(ah * 0.6, fs * 16), o);
 }

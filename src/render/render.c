@@ -7,12 +7,14 @@
 #include <string.h>
 
 static const char *view_names[RENDER_VIEW_COUNT] = {
-    "auto", "matrix", "heatmap", "heads", "grid", "pe-heatmap", "pe-curves", "pe-similarity", "architecture", "arithmetic"};
+    "auto", "matrix", "heatmap", "heads", "grid", "pe-heatmap", "pe-curves", "pe-similarity", "architecture", "arithmetic",
+    "lines", "lines-heads", "top-k"};
 
 void render_opts_default(render_opts *o) {
     memset(o, 0, sizeof *o);
     o->text_scale = 1.0;
     o->cell_row = o->cell_col = -1;
+    o->focus_row = o->focus_col = -1;
 }
 
 const char *render_tr(const render_opts *o, const char *msgid) {
@@ -32,7 +34,7 @@ render_theme render_theme_get(const render_opts *o) {
 void render_set_rgb(cairo_t *cr, render_rgb c) { cairo_set_source_rgb(cr, c.r, c.g, c.b); }
 
 const char *render_view_name(render_view v) { return v < RENDER_VIEW_COUNT ? view_names[v] : "?"; }
-const char *render_view_names(void) { return "heatmap, matrix, heads, grid, pe-heatmap, pe-curves, pe-similarity, architecture, arithmetic"; }
+const char *render_view_names(void) { return "heatmap, matrix, heads, grid, lines, lines-heads, top-k, pe-heatmap, pe-curves, pe-similarity, architecture, arithmetic"; }
 
 int render_view_parse(const char *name, render_view *out) {
     for (int i = 0; i < RENDER_VIEW_COUNT; i++)
@@ -59,6 +61,17 @@ int render_view_check(const tf_trace *t, int stage, render_view v, const render_
             return -1;
         }
         return 0;
+    case RENDER_VIEW_LINES:
+    case RENDER_VIEW_LINES_HEADS:
+        if (!s || !render_lines_fit(s) || (v == RENDER_VIEW_LINES_HEADS && s->head < 0)) {
+            snprintf(why, n, "the %s view draws attention weights%s; choose a stage such as enc.0.self_attn.head.0.weights", view_names[v],
+                     v == RENDER_VIEW_LINES_HEADS ? " of a layer's heads" : "");
+            return -1;
+        }
+        return 0;
+    case RENDER_VIEW_TOPK:
+        if (!s || s->col_axis != TF_AXIS_VOCAB) { snprintf(why, n, "the top-k view shows the most likely next tokens; choose out.probs or out.logits"); return -1; }
+        return 0;
     case RENDER_VIEW_ARITHMETIC:
         if (!s) { snprintf(why, n, "the arithmetic view needs a stage and --cell ROW,COL"); return -1; }
         if (o->cell_row < 0 || o->cell_col < 0) { snprintf(why, n, "the arithmetic view needs --cell ROW,COL (0-based) of %s", s->id); return -1; }
@@ -83,6 +96,15 @@ void render_default_size(const tf_trace *t, int stage, render_view v, double *w,
     case RENDER_VIEW_PE_CURVES: *w = 1200; *h = 700; break;
     case RENDER_VIEW_HEADS: *w = 1600; *h = 900; break;
     case RENDER_VIEW_GRID: *w = 1800; *h = 1400; break;
+    case RENDER_VIEW_LINES:
+    case RENDER_VIEW_LINES_HEADS:
+        *w = 1200;
+        if (s) *h = fmin(fmax(300 + (s->rows > s->cols ? s->rows : s->cols) * 40, 600), 1600);
+        break;
+    case RENDER_VIEW_TOPK:
+        *w = 1400;
+        if (s) *h = fmin(fmax(260 + s->rows * 46, 500), 2400);
+        break;
     case RENDER_VIEW_MATRIX:
     case RENDER_VIEW_HEATMAP:
     case RENDER_VIEW_AUTO:
@@ -113,6 +135,9 @@ void render_draw(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, r
     case RENDER_VIEW_PE_SIMILARITY: render_pe_similarity(cr, m, o, w, h); break;
     case RENDER_VIEW_ARCHITECTURE: render_architecture(cr, t, m, stage, o, w, h, NULL, 0); break;
     case RENDER_VIEW_ARITHMETIC: render_arithmetic(cr, t, m, stage, o, w, h); break;
+    case RENDER_VIEW_LINES: render_lines(cr, t, stage, 0, o, w, h); break;
+    case RENDER_VIEW_LINES_HEADS: render_lines(cr, t, stage, 1, o, w, h); break;
+    case RENDER_VIEW_TOPK: render_topk(cr, t, stage, o, w, h); break;
     default: break;
     }
     cairo_restore(cr);

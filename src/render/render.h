@@ -46,6 +46,9 @@ typedef struct {
     int n_curve_dims;
     const char *(*translate)(const char *msgid); // interface words (gettext in the chosen language); NULL: English as written
     int rtl;                    // a right-to-left language: titles and captions start at the right (matrices keep their orientation)
+    int focus_row, focus_col;   // lines view: the word under the mouse, an attending word (row) or an attended one (col); -1 none
+    int top_k;                  // top-k view: tokens a row (0: 5)
+    int typed_target;           // 1 when the target sentence was typed (top-k marks its tokens), 0 when decoded
 } render_opts;
 
 void render_opts_default(render_opts *o);
@@ -133,6 +136,9 @@ typedef enum {
     RENDER_VIEW_PE_SIMILARITY, // PE(i)·PE(j) between positions
     RENDER_VIEW_ARCHITECTURE,  // Figure 1 of the paper, the current stage highlighted
     RENDER_VIEW_ARITHMETIC,    // how one cell's value is computed, with its numbers
+    RENDER_VIEW_LINES,         // attention as lines between the words, opacity = weight, one head
+    RENDER_VIEW_LINES_HEADS,   // the same, every head of the layer in its own colour
+    RENDER_VIEW_TOPK,          // logits / probabilities: each row's k most likely tokens as bars
     RENDER_VIEW_COUNT
 } render_view;
 
@@ -167,6 +173,17 @@ int render_matrix_cell_rect(const tf_trace *t, int stage, const render_opts *o, 
                             double rect[4]);
 // The title line of a stage: "Encoder layer 1 · Self-attention · Head 2 — Attention weights".
 void render_stage_title(const tf_trace *t, int stage, const render_opts *o, char *buf, size_t n);
+// What a stage's rows (cols 0) or columns (cols 1) are: "queries: target words", "target vocabulary".
+const char *render_axis_caption(const tf_stage *s, int cols, const render_opts *o);
+// A heading line at the top of a view from the start side of the language
+// (the right for Persian and Arabic), ellipsized within the pads; returns its height.
+double render_heading(cairo_t *cr, const char *text, double pad, double y, double w, const render_opts *o, render_text_style *st);
+
+// The same stage at several points of training, side by side with one
+// colour scale (a matrix or heatmap; any other view v is drawn whole in each
+// box): traces[k] and its stage stage_of[k], captioned captions[k] ("step 350").
+void render_strip(cairo_t *cr, const tf_trace *const *traces, const int *stage_of, int n, const char *const *captions, render_view v,
+                  const render_opts *o, double w, double h);
 
 // pe.c
 void render_pe_heatmap(cairo_t *cr, const tf_model *m, const render_opts *o, double w, double h);
@@ -192,6 +209,24 @@ int render_architecture(cairo_t *cr, const tf_trace *t, const tf_model *m, int s
 int render_arith_lines(const tf_trace *t, const tf_model *m, int stage, int row, int col, const render_opts *o, char lines[][200], int max);
 void render_arithmetic(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, const render_opts *o,
                        double w, double h);
+
+// lines.c: attention weights (any stage of probabilities between two token
+// axes: self- and cross-attention, a recurrent model's attention) as lines
+// from the attended words (left) to the attending ones (right).
+void render_lines(cairo_t *cr, const tf_trace *t, int stage, int all_heads, const render_opts *o, double w, double h);
+// The word of the lines view under (x, y): an attending word (*row, *col -1)
+// or an attended one (*col, *row -1); 0 if there is one.
+int render_lines_hit(const tf_trace *t, int stage, int all_heads, const render_opts *o, double w, double h, double x, double y,
+                     int *row, int *col);
+// Where the lines of word i end: an attending word (right 1) or an attended one (right 0); 0 if it exists.
+int render_lines_anchor(const tf_trace *t, int stage, int all_heads, const render_opts *o, double w, double h, int right, int i, double *x,
+                        double *y);
+// 1 when render_lines can draw stage (probabilities between two token axes).
+int render_lines_fit(const tf_stage *s);
+
+// topk.c: each row's k most likely tokens (o->top_k, default 5) of a stage
+// over the target vocabulary, as labelled bars of their probabilities.
+void render_topk(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h);
 
 // ---------------------------------------------------------------- training (plot.c)
 // The loss of each step (n), and optionally the held-out exact match (0–1) at

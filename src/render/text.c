@@ -103,7 +103,51 @@ static void keep_pieces_whole(PangoLayout *l) {
     }
 }
 
+// ---------------------------------------------------------------- laid-out text, kept
+// Shaping is most of what drawing text costs, and a window draws the same
+// titles, labels and lesson paragraphs frame after frame: a laid-out text is
+// kept (keyed by its thread, text and style; unhinted metrics make it the
+// same at every scale) and drawn again. Each thread has its own layouts (a
+// PangoLayout is not for two threads at once); when the table is full it
+// starts again.
+#define KEPT_MAX 2000
+static GHashTable *kept;
+static GMutex kept_lock;
+
+static char *kept_key(const char *text, int markup, const render_text_style *s) {
+    GString *k = g_string_sized_new(strlen(text) + 96);
+    g_string_append_printf(k, "%p|%d|%.3f|%d%d%d|%d|%.3f|%.3f|%d|", (void *)g_thread_self(), markup, s->size, s->bold, s->italic, s->mono,
+                           s->align, s->width, s->max_width, s->dir);
+    for (int i = 0; i < s->n_marks; i++) g_string_append_printf(k, "%d-%d,", s->marks[2 * i], s->marks[2 * i + 1]);
+    if (s->n_marks) g_string_append_printf(k, "%.3f,%.3f,%.3f|", s->mark_color.r, s->mark_color.g, s->mark_color.b);
+    g_string_append(k, text);
+    return g_string_free(k, FALSE);
+}
+
+static PangoLayout *new_layout(cairo_t *cr, const char *text, int markup, const render_text_style *s);
+
 static PangoLayout *make_layout(cairo_t *cr, const char *text, int markup, const render_text_style *s) {
+    char *key = kept_key(text, markup, s);
+    g_mutex_lock(&kept_lock);
+    if (!kept) kept = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_object_unref);
+    PangoLayout *l = g_hash_table_lookup(kept, key);
+    if (l) g_object_ref(l);
+    g_mutex_unlock(&kept_lock);
+    if (l) { // (not updated to cr: its metrics are unhinted, the same under any transformation; cairo draws its glyphs for cr)
+        g_free(key);
+        return l;
+    }
+    l = new_layout(cr, text, markup, s);
+    PangoRectangle r;
+    pango_layout_get_extents(l, NULL, &r); // (laid out now, before another use)
+    g_mutex_lock(&kept_lock);
+    if (g_hash_table_size(kept) >= KEPT_MAX) g_hash_table_remove_all(kept);
+    g_hash_table_replace(kept, key, g_object_ref(l));
+    g_mutex_unlock(&kept_lock);
+    return l;
+}
+
+static PangoLayout *new_layout(cairo_t *cr, const char *text, int markup, const render_text_style *s) {
     PangoLayout *l = pango_cairo_create_layout(cr);
     // Unhinted metrics: text measures the same at every scale, so an export
     // at 2x is exactly the 1x picture, sharper.

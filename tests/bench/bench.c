@@ -90,6 +90,7 @@ int main(int argc, char **argv) {
         int st = tf_trace_find(&r.trace, "dec.0.cross_attn.head.0.weights");
         printf("\nexport of %s (%d × %d) at 1200 × 1000, %s:\n", r.trace.stages[st].id, r.trace.stages[st].rows, r.trace.stages[st].cols, argv[2]);
         static const char *names[] = {"PNG", "SVG", "PDF"};
+        double png_ms = 1;
         for (int f = IO_PNG; f <= IO_PDF; f++) {
             double t[9];
             size_t bytes = 0;
@@ -101,6 +102,38 @@ int main(int argc, char **argv) {
                 free(out);
             }
             printf("  %-4s %8.1f ms  (%zu KB; median of 9)\n", names[f], median(t, 9) * 1e3, bytes / 1024);
+            if (f == IO_PNG) png_ms = median(t, 9) * 1e3;
+        }
+        // The anchor: the same figure by matplotlib (imshow + colour bar + cell texts + savefig), in this run.
+        {
+            const tf_stage *hs = &r.trace.stages[st];
+            char title[300];
+            render_stage_title(&r.trace, st, &o, title, sizeof title);
+            FILE *jf = fopen("build/bench-heatmap.json", "w");
+            if (jf) {
+                fprintf(jf, "{\"title\": \"%s\", \"rows\": [", title);
+                for (int i = 0; i < hs->rows; i++) fprintf(jf, "%s\"%s\"", i ? ", " : "", r.trace.tgt_labels[i]);
+                fprintf(jf, "], \"cols\": [");
+                for (int j = 0; j < hs->cols; j++) fprintf(jf, "%s\"%s\"", j ? ", " : "", r.trace.src_labels[j]);
+                fprintf(jf, "], \"data\": [");
+                for (int i = 0; i < hs->rows; i++) {
+                    fprintf(jf, "%s[", i ? ", " : "");
+                    for (int j = 0; j < hs->cols; j++) fprintf(jf, "%s%.6f", j ? ", " : "", (double)hs->data[i * hs->cols + j]);
+                    fprintf(jf, "]");
+                }
+                fprintf(jf, "]}\n");
+                fclose(jf);
+            }
+            FILE *py = popen("/usr/bin/python3 tests/bench/heatmap_matplotlib.py build/bench-heatmap.json 9 2>&1", "r");
+            char line[300] = "";
+            double mpl = 0;
+            if (py) {
+                if (!fgets(line, sizeof line, py)) line[0] = 0;
+                pclose(py);
+            }
+            if (sscanf(line, "median_ms %lf", &mpl) == 1 && mpl > 0)
+                printf("  matplotlib, the same figure as PNG: %.1f ms (median of 9): tviz is %.1fx faster (goal: <= 10 ms and >= 10x)\n", mpl, mpl / png_ms);
+            else printf("  matplotlib: skipped (%s)", line[0] ? line : "no python3\n");
         }
         // The window's frame at 1920 × 1080 (drawing only, as app_draw does it
         // into the window's texture), for the densest views of the big model.
@@ -109,10 +142,12 @@ int main(int argc, char **argv) {
         cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1920, 1080);
         cairo_t *cr = cairo_create(sf);
         app_world wd = {.m = &m, .r = &r, .model_name = "base"};
-        struct { const char *id; int all_heads; const char *what; } frames[] = {
-            {"enc.0.self_attn.head.0.weights", 1, "all 8 heads of an attention layer"},
-            {"dec.5.ffn.hidden", 0, "a 6 × 2048 FFN matrix"},
-            {"dec.5.cross_attn.head.7.weights", 0, "one cross-attention heatmap"},
+        struct { const char *id; int all_heads; app_mode mode; const char *what; } frames[] = {
+            {"enc.0.self_attn.head.0.weights", 1, APP_MODE_AUTO, "all 8 heads of an attention layer"},
+            {"enc.0.self_attn.head.0.weights", 1, APP_MODE_LINES, "the lines of all 8 heads"},
+            {"dec.5.cross_attn.head.0.weights", 0, APP_MODE_GRID, "every layer and head (grid)"},
+            {"dec.5.ffn.hidden", 0, APP_MODE_AUTO, "a 6 × 2048 FFN matrix"},
+            {"dec.5.cross_attn.head.7.weights", 0, APP_MODE_AUTO, "one cross-attention heatmap"},
         };
         printf("\nwindow frame at 1920 × 1080, %s:\n", argv[2]);
         for (size_t k = 0; k < sizeof frames / sizeof *frames; k++) {
@@ -122,6 +157,7 @@ int main(int argc, char **argv) {
             app_state_attach(&st, &r.trace);
             if (app_state_goto(&st, &r.trace, frames[k].id)) return 1;
             st.all_heads = frames[k].all_heads;
+            st.mode = frames[k].mode;
             double t[15];
             for (int i = 0; i < 15; i++) {
                 double t0 = now();
@@ -129,7 +165,7 @@ int main(int argc, char **argv) {
                 cairo_surface_flush(sf);
                 t[i] = now() - t0;
             }
-            printf("  %-36s %7.1f ms  (median of 15)\n", frames[k].what, median(t, 15) * 1e3);
+            printf("  %-36s %7.1f ms  (median of 15; goal for the densest: <= 4 ms)\n", frames[k].what, median(t, 15) * 1e3);
         }
         cairo_destroy(cr);
         cairo_surface_destroy(sf);
@@ -176,7 +212,37 @@ int main(int argc, char **argv) {
                 if (system(cmd)) { fprintf(stderr, "bench: %s failed\n", cmd); return 1; }
                 t[k] = now() - t0;
             }
-            printf("  export --all (every stage and figure, PNG): %.1f s (median of 3)\n", median(t, 3));
+            printf("  export --all (every stage and figure, PNG): %.1f s (median of 3; goal <= 5 s on two cores)\n", median(t, 3));
+        }
+        // An animated GIF of 8 decoding steps at 800 × 600 (as export --animate decoding draws them), on the small model.
+        {
+            tf_model sm;
+            if (tf_model_load(&sm, argv[1], &e)) return 1;
+            const char *gsrc = src; // (the worked example decodes 15 tokens)
+            double tg[5];
+            for (int k = 0; k < 5; k++) {
+                double t0 = now();
+                io_gif *g = io_gif_begin(800, 600, 800);
+                cairo_surface_t *fs = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 800, 600);
+                cairo_t *fc = cairo_create(fs);
+                for (int step = 1; step <= 8; step++) {
+                    tf_run gr;
+                    if (tf_run_greedy(&gr, &sm, gsrc, step, &e)) return 1;
+                    int gst = tf_trace_find(&gr.trace, "dec.0.cross_attn.head.0.weights");
+                    render_draw(fc, &gr.trace, &sm, gst, RENDER_VIEW_HEATMAP, &o, 800, 600);
+                    if (io_gif_frame(g, fs)) return 1;
+                    tf_run_free(&gr);
+                }
+                unsigned char *gb;
+                size_t gn;
+                if (io_gif_end(g, &gb, &gn)) return 1;
+                free(gb);
+                cairo_destroy(fc);
+                cairo_surface_destroy(fs);
+                tg[k] = now() - t0;
+            }
+            printf("  a GIF of 8 decoding steps at 800 × 600 (%s): %.0f ms (median of 5; goal <= 1 s)\n", argv[1], median(tg, 5) * 1e3);
+            tf_model_free(&sm);
         }
     }
     printf("\nforward = median of tf_run_sentence (tokenize, encoder, decoder, softmax, trace) with a given target;\n"
