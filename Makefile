@@ -51,6 +51,7 @@ B  := build
 BA := build/asan
 
 .PHONY: all run test test-unit check-sanitize test-asan fuzz fuzz-smoke soak valgrind bench deps fixtures train-fixtures en-fa worked-example screenshots pot clean \
+        lstm-fixtures lstm-train-fixtures lstm-en-fa rnn-attn-en-fa \
         install uninstall test-install deb
 all: $(B)/tviz $(MO)
 
@@ -111,6 +112,7 @@ ROOMS_test_ops      := model
 ROOMS_test_trace    := model
 ROOMS_test_weights  := model
 ROOMS_test_stage    := model
+ROOMS_test_lstm     := model
 ROOMS_test_data     := io
 ROOMS_test_corpus   := train model
 ROOMS_test_train    := train model
@@ -263,6 +265,11 @@ fixtures:
 	/usr/bin/python3 tests/ref/make_fixtures.py --model $(WE) --src "$(WE_SRC)" --tgt "$(WE_TGT)" \
 	  --out tests/fixtures/worked-example.forced.trace.json
 	printf 'worked-example\t$(WE)\t$(WE_SRC)\t\nworked-example.forced\t$(WE)\t$(WE_SRC)\t$(WE_TGT)\n' >> tests/fixtures/cases.txt
+
+# Reference traces of the recurrent models (seq2seq LSTM, RNN with dot attention): random
+# models of 1-3 layers, reversed source or not, computed by hand and checked against torch.nn.LSTM.
+lstm-fixtures:
+	/usr/bin/python3 tests/ref/make_lstm_fixtures.py
 
 # Reference training step (gradients, two Adam steps) on a tiny model; checks tviz reads it identically.
 train-fixtures: $(B)/tviz
