@@ -116,6 +116,7 @@ ROOMS_test_lstm     := model
 ROOMS_test_data     := io
 ROOMS_test_corpus   := train model
 ROOMS_test_train    := train model
+ROOMS_test_lstm_train := train model
 ROOMS_test_lesson   := lesson
 ROOMS_test_arith    := render model
 ROOMS_test_i18n     := io render lesson model
@@ -270,6 +271,10 @@ fixtures:
 # models of 1-3 layers, reversed source or not, computed by hand and checked against torch.nn.LSTM.
 lstm-fixtures:
 	/usr/bin/python3 tests/ref/make_lstm_fixtures.py
+
+# Reference training of the recurrent models: loss, gradients (BPTT by autograd), clipping, two Adam steps.
+lstm-train-fixtures:
+	/usr/bin/python3 tests/ref/lstm_train_step.py
 
 # Reference training step (gradients, two Adam steps) on a tiny model; checks tviz reads it identically.
 train-fixtures: $(B)/tviz

@@ -295,3 +295,9 @@ void tf_backward(tf_model *g, tf_acts *d, const tf_acts *a, const tf_model *m, c
     embed_backward(g->tgt_embed, d->tgt_input, a->tgt_drop, c->embed_scale, tgt, T, C);
     encode_backward(g, d, a, m, src);
 }
+
+// For the recurrent models (lstm_backward.c): linear_backward as it is.
+void tf_linear_backward(float *dx, float *dw, float *db, const float *dout, const float *x, const float *w, int T, int n_in,
+                        int n_out) {
+    linear_backward(dx, dw, db, dout, x, w, T, n_in, n_out);
+}
