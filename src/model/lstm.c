@@ -84,6 +84,40 @@ oom:
 // ---------------------------------------------------------------- forward
 static inline float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
+typedef float v8 __attribute__((vector_size(32), aligned(4), may_alias));
+
+// W (n_out,n) @ x (n) + b -> out (n_out): one step's recurrent product, on
+// this thread (a step is too small to share; the sentences of a batch are shared instead).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+static void matvec(float *out, const float *w, const float *x, const float *b, int n_out, int n) {
+    int r = 0;
+    for (; r + 4 <= n_out; r += 4) {
+        const float *w0 = w + (size_t)r * n, *w1 = w0 + n, *w2 = w1 + n, *w3 = w2 + n;
+        v8 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            v8 xv = *(const v8 *)(x + i);
+            s0 += *(const v8 *)(w0 + i) * xv; s1 += *(const v8 *)(w1 + i) * xv;
+            s2 += *(const v8 *)(w2 + i) * xv; s3 += *(const v8 *)(w3 + i) * xv;
+        }
+        float d[4];
+        v8 *sv[4] = {&s0, &s1, &s2, &s3};
+        for (int k = 0; k < 4; k++) {
+            v8 v = *sv[k];
+            d[k] = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+        }
+        for (; i < n; i++) { d[0] += w0[i] * x[i]; d[1] += w1[i] * x[i]; d[2] += w2[i] * x[i]; d[3] += w3[i] * x[i]; }
+        for (int k = 0; k < 4; k++) out[r + k] = tf_sat(d[k] + b[r + k]);
+    }
+    for (; r < n_out; r++) {
+        float d = 0.0f;
+        for (int i = 0; i < n; i++) d += w[(size_t)r * n + i] * x[i];
+        out[r] = tf_sat(d + b[r]);
+    }
+}
+
 // One torch.nn.LSTM layer over X steps: x (X,n_in) from the state (h0, c0)
 // (C each; NULL: zeros) -> la's gates, c and h (X,C). pre (X+1, 4C) is scratch.
 static void layer_forward(tf_lstm_acts *la, float *pre, const tf_lstm_w *w, const float *x, const float *h0,
@@ -95,7 +129,7 @@ static void layer_forward(tf_lstm_acts *la, float *pre, const tf_lstm_w *w, cons
         const float *hp = t ? la->h + (size_t)(t - 1) * C : h0, *cp = t ? la->c + (size_t)(t - 1) * C : c0;
         float *p = pre + (size_t)t * 4 * C;
         // rec (4C) = W_hh (4C,C) @ h_{t−1} (C) + b_hh
-        if (hp) tf_linear_fast(rec, hp, w->w_hh, w->b_hh, 1, C, 4 * C);
+        if (hp) matvec(rec, w->w_hh, hp, w->b_hh, 4 * C, C);
         else memcpy(rec, w->b_hh, sizeof(float) * 4 * (size_t)C);
         float *i = la->i + (size_t)t * C, *f = la->f + (size_t)t * C, *g = la->g + (size_t)t * C, *o = la->o + (size_t)t * C;
         float *c = la->c + (size_t)t * C, *h = la->h + (size_t)t * C;

@@ -12,6 +12,7 @@ struct tf_workspace {
     float *masks;      // dropout masks, one block
     tf_model grad;     // this thread's share of the gradient
     double loss;
+    tf_lstm_defer *defer; // a recurrent model: its weight gradients summed once per batch
 };
 
 void tf_train_defaults(tf_train_cfg *c) {
@@ -89,7 +90,10 @@ int tf_trainer_init(tf_trainer *t, tf_model *m, const tf_train_cfg *cfg, tf_err 
         tf_workspace *w = &t->ws[k];
         if (tf_acts_alloc(&w->a, c, c->max_len, c->max_len, e) || tf_acts_alloc(&w->d, c, c->max_len, c->max_len, e) ||
             tf_model_clone(&w->grad, m, e)) { tf_trainer_free(t); return -1; }
-        if (c->arch == TF_ARCH_LSTM) continue; // (no dropout in the recurrent models)
+        if (c->arch == TF_ARCH_LSTM) { // (no dropout in the recurrent models)
+            if (!(w->defer = tf_lstm_defer_new(m))) goto oom;
+            continue;
+        }
         w->masks = malloc(sizeof(float) * mask_layout(w, c, NULL));
         if (!w->masks) goto oom;
         masks_on(w, c, 0);
@@ -105,6 +109,7 @@ void tf_trainer_free(tf_trainer *t) {
         tf_acts_free(&t->ws[k].a);
         tf_acts_free(&t->ws[k].d);
         free(t->ws[k].masks);
+        tf_lstm_defer_free(t->ws[k].defer);
         tf_model_free(&t->ws[k].grad);
     }
     free(t->ws);
@@ -167,10 +172,11 @@ int tf_train_grad(tf_trainer *t, const tf_example *batch, int n, int dropout_on,
             w->d.S = x->S;
             w->d.T = x->T;
             w->loss += tf_xent_backward(w->d.logits, w->a.logits, x->out, x->T, c->V_tgt, t->cfg.label_smoothing, scale);
-            if (lstm) tf_lstm_backward(&w->grad, &w->d, &w->a, m, x->src, x->tgt);
+            if (lstm) tf_lstm_backward(&w->grad, &w->d, &w->a, m, x->src, x->tgt, w->defer);
             else tf_backward(&w->grad, &w->d, &w->a, m, x->src, x->tgt);
         }
-        if (!lstm) masks_on(w, c, 0);
+        if (lstm) tf_lstm_defer_flush(w->defer, &w->grad, m);
+        else masks_on(w, c, 0);
     }
     // Sum the threads' shares in a fixed order.
     memcpy(t->grad.owned, t->ws[0].grad.owned, sizeof(float) * m->n_params);

@@ -152,11 +152,20 @@ double tf_xent_backward(float *dlogits, const float *logits, const int *y, int T
 // holding ∂loss/∂logits on entry. Adds the weights' gradients into g.
 void tf_backward(tf_model *g, tf_acts *d, const tf_acts *a, const tf_model *m, const int *src, const int *tgt);
 // The gradient of a linear layer out (T,n_out) = x (T,n_in) Wᵀ + b: dx += dout W,
-// dW += doutᵀ x, db += Σ_t dout (dx, db may be NULL).
+// dW += doutᵀ x, db += Σ_t dout (dx, dw, db may be NULL).
 void tf_linear_backward(float *dx, float *dw, float *db, const float *dout, const float *x, const float *w, int T, int n_in,
                         int n_out);
 // The same as tf_backward for a recurrent model (lstm_backward.c): backpropagation
 // through time over every layer of the decoder, then the encoder.
-void tf_lstm_backward(tf_model *g, tf_acts *d, const tf_acts *a, const tf_model *m, const int *src, const int *tgt);
+// The weight gradients that are sums over every time step (the layers' W_ih,
+// W_hh and biases, the generator) are kept as rows in defer (NULL: added at
+// once) and summed for all the pairs of a thread by tf_lstm_defer_flush: one
+// pass over each weight matrix per batch instead of one per pair.
+typedef struct tf_lstm_defer tf_lstm_defer;
+tf_lstm_defer *tf_lstm_defer_new(const tf_model *m);  // NULL when out of memory
+void tf_lstm_defer_flush(tf_lstm_defer *f, tf_model *g, const tf_model *m); // adds the kept rows' gradients into g, empties f
+void tf_lstm_defer_free(tf_lstm_defer *f);
+void tf_lstm_backward(tf_model *g, tf_acts *d, const tf_acts *a, const tf_model *m, const int *src, const int *tgt,
+                      tf_lstm_defer *defer);
 
 #endif
