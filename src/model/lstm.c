@@ -118,14 +118,15 @@ static void matvec(float *out, const float *w, const float *x, const float *b, i
     }
 }
 
-// One torch.nn.LSTM layer over X steps: x (X,n_in) from the state (h0, c0)
-// (C each; NULL: zeros) -> la's gates, c and h (X,C). pre (X+1, 4C) is scratch.
+// One torch.nn.LSTM layer over steps from … X−1 (the earlier ones already
+// computed): x (X,n_in) from the state (h0, c0) (C each; NULL: zeros) -> la's
+// gates, c and h (X,C). pre (X+1, 4C) is scratch.
 static void layer_forward(tf_lstm_acts *la, float *pre, const tf_lstm_w *w, const float *x, const float *h0,
-                          const float *c0, int X, int n_in, int C) {
+                          const float *c0, int from, int X, int n_in, int C) {
     float *rec = pre + (size_t)X * 4 * C;
     // pre (X,4C) = x (X,n_in) @ W_ihᵀ (n_in,4C) + b_ih: every step's input part at once
-    tf_linear_fast(pre, x, w->w_ih, w->b_ih, X, n_in, 4 * C);
-    for (int t = 0; t < X; t++) {
+    tf_linear_fast(pre + (size_t)from * 4 * C, x + (size_t)from * n_in, w->w_ih, w->b_ih, X - from, n_in, 4 * C);
+    for (int t = from; t < X; t++) {
         const float *hp = t ? la->h + (size_t)(t - 1) * C : h0, *cp = t ? la->c + (size_t)(t - 1) * C : c0;
         float *p = pre + (size_t)t * 4 * C;
         // rec (4C) = W_hh (4C,C) @ h_{t−1} (C) + b_hh
@@ -157,7 +158,7 @@ void tf_lstm_encode(tf_acts *a, const tf_model *m, const int *src, int S) {
     const float *x = a->src_embed;
     for (int l = 0; l < c->L_enc; l++) {
         tf_lstm_acts *la = &a->lenc[l];
-        layer_forward(la, a->gates, &m->lenc[l], x, NULL, NULL, S, l ? C : c->E, C);
+        layer_forward(la, a->gates, &m->lenc[l], x, NULL, NULL, 0, S, l ? C : c->E, C);
         // v: the last step's state of every layer
         memcpy(a->final_h + (size_t)l * C, la->h + (size_t)(S - 1) * C, sizeof(float) * (size_t)C);
         memcpy(a->final_c + (size_t)l * C, la->c + (size_t)(S - 1) * C, sizeof(float) * (size_t)C);
@@ -165,14 +166,14 @@ void tf_lstm_encode(tf_acts *a, const tf_model *m, const int *src, int S) {
     }
 }
 
-// Global dot attention (Luong et al. 2015 §3.1, "dot"), every decoder step:
-// ht (T,C) the top decoder layer, hs (S,C) the top encoder layer.
-static void attention_forward(tf_acts *a, const tf_model *m, const float *ht, const float *hs, int T, int S, int C) {
+// Global dot attention (Luong et al. 2015 §3.1, "dot"), decoder steps
+// from … T−1: ht (T,C) the top decoder layer, hs (S,C) the top encoder layer.
+static void attention_forward(tf_acts *a, const tf_model *m, const float *ht, const float *hs, int from, int T, int S, int C) {
     float *cat = a->gates; // (T, 2C) scratch: [context ; h_t]
     // scores (T,S) = h_t · h̄_s
-    tf_linear_fast(a->attn_scores, ht, hs, NULL, T, C, S);
-    tf_softmax_rows(a->attn_weights, a->attn_scores, T, S);
-    for (int t = 0; t < T; t++) {
+    tf_linear_fast(a->attn_scores + (size_t)from * S, ht + (size_t)from * C, hs, NULL, T - from, C, S);
+    tf_softmax_rows(a->attn_weights + (size_t)from * S, a->attn_scores + (size_t)from * S, T - from, S);
+    for (int t = from; t < T; t++) {
         // context_t (C) = Σ_s weights[t][s] · h̄_s
         float *ctx = a->attn_context + (size_t)t * C;
         memset(ctx, 0, sizeof(float) * (size_t)C);
@@ -184,25 +185,34 @@ static void attention_forward(tf_acts *a, const tf_model *m, const float *ht, co
         memcpy(cat + (size_t)t * 2 * C + C, ht + (size_t)t * C, sizeof(float) * (size_t)C);
     }
     // h̃ (T,C) = tanh([context ; h_t] (T,2C) @ W_cᵀ (2C,C) + b_c)
-    tf_linear_fast(a->attn_out, cat, m->attn_cw, m->attn_cb, T, 2 * C, C);
-    for (size_t k = 0; k < (size_t)T * C; k++) a->attn_out[k] = tanhf(a->attn_out[k]);
+    float *out = a->attn_out + (size_t)from * C;
+    tf_linear_fast(out, cat + (size_t)from * 2 * C, m->attn_cw, m->attn_cb, T - from, 2 * C, C);
+    for (size_t k = 0; k < (size_t)(T - from) * C; k++) out[k] = tanhf(out[k]);
 }
 
-void tf_lstm_decode(tf_acts *a, const tf_model *m, const int *tgt, int T) {
+// The decoder's steps from … T−1 (the earlier ones computed by an earlier call).
+static void decode_from(tf_acts *a, const tf_model *m, const int *tgt, int from, int T) {
     const tf_config *c = &m->cfg;
-    int C = c->C, S = a->S, L = c->L_dec;
+    int C = c->C, S = a->S, L = c->L_dec, V = c->V_tgt;
     a->T = T;
-    embed(a->tgt_embed, m->tgt_embed, tgt, T, c->E);
+    embed(a->tgt_embed + (size_t)from * c->E, m->tgt_embed, tgt + from, T - from, c->E);
     const float *x = a->tgt_embed;
     for (int l = 0; l < L; l++) { // layer l starts from the encoder's final state of layer l
         tf_lstm_acts *la = &a->ldec[l];
-        layer_forward(la, a->gates, &m->ldec[l], x, a->final_h + (size_t)l * C, a->final_c + (size_t)l * C, T, l ? C : c->E, C);
+        layer_forward(la, a->gates, &m->ldec[l], x, a->final_h + (size_t)l * C, a->final_c + (size_t)l * C, from, T, l ? C : c->E, C);
         x = la->h;
     }
-    if (c->attention == TF_RNN_ATTN_DOT) attention_forward(a, m, a->ldec[L - 1].h, a->lenc[c->L_enc - 1].h, T, S, C);
+    if (c->attention == TF_RNN_ATTN_DOT) attention_forward(a, m, a->ldec[L - 1].h, a->lenc[c->L_enc - 1].h, from, T, S, C);
     // logits (T,V) = top (T,C) @ Gᵀ (C,V) + b; probs = softmax
-    tf_linear_fast(a->logits, a->top, m->gen_w, m->gen_b, T, C, c->V_tgt);
-    tf_softmax_rows(a->probs, a->logits, T, c->V_tgt);
+    tf_linear_fast(a->logits + (size_t)from * V, a->top + (size_t)from * C, m->gen_w, m->gen_b, T - from, C, V);
+    tf_softmax_rows(a->probs + (size_t)from * V, a->logits + (size_t)from * V, T - from, V);
+}
+
+void tf_lstm_decode(tf_acts *a, const tf_model *m, const int *tgt, int T) { decode_from(a, m, tgt, 0, T); }
+
+void tf_decode_next(tf_acts *a, const tf_model *m, const int *tgt, int T) {
+    if (m->cfg.arch == TF_ARCH_LSTM && T > 1 && a->T == T - 1) decode_from(a, m, tgt, T - 1, T); // one more step
+    else tf_decode(a, m, tgt, T);
 }
 
 void tf_source_order(const tf_config *c, int *ids, char **words, int S) {

@@ -252,7 +252,7 @@ static int run(tf_run *r, const tf_model *m, const char *src, const char *tgt, i
         if (next == m->tgt_vocab.eos) { r->stopped_on_eos = 1; break; }
         if (r->T >= c->max_len || (limit > 0 && r->T >= limit)) break;
         r->tgt_ids[r->T++] = next;
-        tf_decode(&r->acts, m, r->tgt_ids, r->T);
+        tf_decode_next(&r->acts, m, r->tgt_ids, r->T);
     }
     if (r->greedy)
         for (int t = 0; t < r->T; t++) {

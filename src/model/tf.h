@@ -324,6 +324,10 @@ void tf_attention(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const fl
 void tf_encode(tf_acts *a, const tf_model *m, const int *src, int S);
 void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T); // after tf_encode
 // (Both run the recurrent model when m->cfg.arch is TF_ARCH_LSTM: tf_lstm_encode, tf_lstm_decode.)
+// Greedy decoding's step: the same as tf_decode on tgt (T), after a tf_decode
+// or tf_decode_next on its first T−1 tokens. A recurrent model computes only
+// the new position (the earlier ones do not change); the Transformer all of them.
+void tf_decode_next(tf_acts *a, const tf_model *m, const int *tgt, int T);
 
 // ---------------------------------------------------------------- the recurrent models (lstm.c)
 // Sutskever et al. (2014) §2 and Luong et al. (2015): DESIGN.md "Recurrent models".

@@ -139,8 +139,9 @@ int tf_greedy(tf_acts *a, const tf_model *m, const int *src, int S, int *out, in
     int cap = c->max_len < (int)(sizeof ids / sizeof *ids) ? c->max_len : (int)(sizeof ids / sizeof *ids);
     ids[0] = m->tgt_vocab.bos;
     tf_encode(a, m, src, S);
+    tf_decode(a, m, ids, 1);
     while (T <= cap) {
-        tf_decode(a, m, ids, T);
+        if (T > 1) tf_decode_next(a, m, ids, T);
         int next = argmax(a->logits + (size_t)(T - 1) * c->V_tgt, c->V_tgt);
         if (next == m->tgt_vocab.eos || n >= max || T == cap) break;
         out[n++] = next;
