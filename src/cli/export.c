@@ -8,6 +8,7 @@
 #include <cairo-svg.h>
 #include <errno.h>
 #include <math.h>
+#include <omp.h>
 #include <pthread.h>
 #include <stb_image_write.h>
 #include <stdio.h>
@@ -20,8 +21,10 @@
 static const char *fmt_ext[] = {"png", "svg", "pdf"};
 
 typedef struct {
-    const char *stage, *view, *cell, *format, *width, *scale, *cmap, *text_scale, *lesson;
+    const char *stage, *view, *cell, *format, *width, *scale, *cmap, *text_scale, *lesson, *heldout;
     int all, contrast;
+    const char *models[RENDER_COMPARE_MAX]; // every --model given (the run uses the last)
+    int n_models;
 } export_args;
 
 static int extra_opt(void *ctx, int argc, char **argv, int *i) {
@@ -31,7 +34,7 @@ static int extra_opt(void *ctx, int argc, char **argv, int *i) {
     struct { const char *name; const char **dst; } opts[] = {
         {"--stage", &a->stage}, {"--view", &a->view}, {"--cell", &a->cell}, {"--format", &a->format},
         {"--width", &a->width}, {"--scale", &a->scale}, {"--colormap", &a->cmap}, {"--text-scale", &a->text_scale},
-        {"--lesson", &a->lesson}};
+        {"--lesson", &a->lesson}, {"--heldout", &a->heldout}};
     for (size_t n = 0; n < sizeof opts / sizeof *opts; n++)
         if ((k = io_opt(argc, argv, i, opts[n].name, NULL, &v))) {
             if (k > 0) *opts[n].dst = v;
@@ -84,7 +87,10 @@ static const char *export_help =
     "Draws one view of a stage (ids as in tviz trace, e.g. enc.0.self_attn.head.1.weights)\n"
     "or, with --all, every stage plus the figures into DIR with an index.html.\n"
     "Views: heatmap, matrix, heads, grid, pe-heatmap, pe-curves, pe-similarity,\n"
-    "       architecture, arithmetic (needs --cell). Default: heatmap for attention, matrix otherwise.\n"
+    "       architecture, arithmetic (needs --cell), compare-length (several --model: their\n"
+    "       held-out exact match by source length, on --heldout FILE or en-fa.heldout.tsv;\n"
+    "       --all draws it too when two or more models are given).\n"
+    "       Default: heatmap for attention, matrix otherwise.\n"
     "Colour maps: viridis, cividis, rdbu, puor, gray (default: viridis for probabilities, rdbu for values).\n"
     "--width sets the picture's width in pixels (the height follows the view); --scale multiplies\n"
     "the pixels of a PNG (2 for a sharp slide), --text-scale the type (1.5 for a projector).\n"
@@ -162,7 +168,16 @@ static int export_all(io_run *c, const char *dir, const io_picture *proto) {
     static const render_view figs[] = {RENDER_VIEW_ARCHITECTURE, RENDER_VIEW_PE_HEATMAP, RENDER_VIEW_PE_CURVES, RENDER_VIEW_PE_SIMILARITY};
     static const char *fig_titles[] = {N_("The architecture (Figure 1 of the paper)"), N_("Positional encoding, as a heatmap"),
                                        N_("Positional encoding, as curves"), N_("Positional encoding, similarity between positions")};
-    for (int k = 0; k < 4; k++, n++) {
+    for (int k = 0; k < 5; k++, n++) {
+        if (k == 4) { // several models: how they compare on the held-out file
+            if (!proto->opts.compare) break;
+            e[n].j = *proto;
+            e[n].j.stage = -1;
+            e[n].j.view = RENDER_VIEW_COMPARE_LENGTH;
+            snprintf(e[n].file, sizeof e[n].file, "figure-compare-length.%s", ext);
+            snprintf(e[n].title, sizeof e[n].title, "%s", render_tr(&proto->opts, "Held-out exact match by source length"));
+            continue;
+        }
         e[n].j = *proto;
         e[n].j.stage = -1;
         e[n].j.view = figs[k];
@@ -219,6 +234,10 @@ static int export_all(io_run *c, const char *dir, const io_picture *proto) {
 // ---------------------------------------------------------------- the command
 int cmd_export(int argc, char **argv) {
     export_args a = {0};
+    for (int i = 1; i + 1 < argc; i++) // every --model, for compare-length (io_run_start keeps the last)
+        if ((!strcmp(argv[i], "--model") || !strcmp(argv[i], "-m")) && a.n_models < RENDER_COMPARE_MAX) a.models[a.n_models++] = argv[++i];
+        else if (!strncmp(argv[i], "--model=", 8) && a.n_models < RENDER_COMPARE_MAX) a.models[a.n_models++] = argv[i] + 8;
+    render_compare cmp;
     io_run c;
     int rc = io_run_start(&c, argc, argv, "export", export_help, IO_OPT_OUT | IO_OPT_LANG, extra_opt, &a);
     if (rc) return rc == 2 ? 0 : 1;
@@ -243,15 +262,24 @@ int cmd_export(int argc, char **argv) {
         io_error("--cell", "\"%s\" is not ROW,COL; give two whole numbers such as --cell 2,3", a.cell);
         goto done;
     }
+    if (j.view == RENDER_VIEW_COMPARE_LENGTH || (a.all && a.n_models > 1)) {
+        char held[4200];
+        const char *file = a.heldout ? a.heldout : cli_default_heldout(held, sizeof held);
+        if (!file) { io_error("--heldout", "no held-out file: give --heldout FILE.tsv"); goto done; }
+        if (!a.n_models) a.models[a.n_models++] = c.model;
+        if (cli_compare_models(a.models, a.n_models, file, omp_get_num_procs(), &j.opts, &cmp, NULL)) goto done;
+        j.opts.compare = &cmp;
+    }
     if (a.all) { rc = export_all(&c, c.out, &j); goto done; }
     if (a.lesson) {
         if (j.fmt == IO_SVG) { io_error("--format", "a handout is a PDF or PNG pages; use --format pdf or png"); goto done; }
         rc = cli_handout(&c, a.lesson, c.lang, j.fmt, c.out);
         goto done;
     }
-    static const render_view stage_free[] = {RENDER_VIEW_PE_HEATMAP, RENDER_VIEW_PE_CURVES, RENDER_VIEW_PE_SIMILARITY, RENDER_VIEW_ARCHITECTURE};
+    static const render_view stage_free[] = {RENDER_VIEW_PE_HEATMAP, RENDER_VIEW_PE_CURVES, RENDER_VIEW_PE_SIMILARITY, RENDER_VIEW_ARCHITECTURE,
+                                             RENDER_VIEW_COMPARE_LENGTH};
     int needs_stage = 1;
-    for (size_t k = 0; k < 4; k++) needs_stage &= j.view != stage_free[k];
+    for (size_t k = 0; k < sizeof stage_free / sizeof *stage_free; k++) needs_stage &= j.view != stage_free[k];
     if (a.stage) {
         j.stage = tf_trace_find(t, a.stage);
         if (j.stage < 0) { io_error(a.stage, "is not a stage of this model; ids look like src.pe or enc.0.self_attn.head.0.weights (tviz walk lists them)"); goto done; }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char *view_names[RENDER_VIEW_COUNT] = {
-    "auto", "matrix", "heatmap", "heads", "grid", "pe-heatmap", "pe-curves", "pe-similarity", "architecture", "arithmetic"};
+    "auto", "matrix", "heatmap", "heads", "grid", "pe-heatmap", "pe-curves", "pe-similarity", "architecture", "arithmetic", "compare-length"};
 
 void render_opts_default(render_opts *o) {
     memset(o, 0, sizeof *o);
@@ -32,7 +32,7 @@ render_theme render_theme_get(const render_opts *o) {
 void render_set_rgb(cairo_t *cr, render_rgb c) { cairo_set_source_rgb(cr, c.r, c.g, c.b); }
 
 const char *render_view_name(render_view v) { return v < RENDER_VIEW_COUNT ? view_names[v] : "?"; }
-const char *render_view_names(void) { return "heatmap, matrix, heads, grid, pe-heatmap, pe-curves, pe-similarity, architecture, arithmetic"; }
+const char *render_view_names(void) { return "heatmap, matrix, heads, grid, pe-heatmap, pe-curves, pe-similarity, architecture, arithmetic, compare-length"; }
 
 int render_view_parse(const char *name, render_view *out) {
     for (int i = 0; i < RENDER_VIEW_COUNT; i++)
@@ -68,6 +68,12 @@ int render_view_check(const tf_trace *t, int stage, render_view v, const render_
             return -1;
         }
         return 0;
+    case RENDER_VIEW_COMPARE_LENGTH:
+        if (!o->compare || o->compare->n_models < 1) {
+            snprintf(why, n, "the compare-length view measures models on a held-out file; give them as --model A --model B …");
+            return -1;
+        }
+        return 0;
     default:
         return 0;
     }
@@ -83,6 +89,7 @@ void render_default_size(const tf_trace *t, int stage, render_view v, double *w,
     case RENDER_VIEW_PE_CURVES: *w = 1200; *h = 700; break;
     case RENDER_VIEW_HEADS: *w = 1600; *h = 900; break;
     case RENDER_VIEW_GRID: *w = 1800; *h = 1400; break;
+    case RENDER_VIEW_COMPARE_LENGTH: *w = 1200; *h = 760; break;
     case RENDER_VIEW_MATRIX:
     case RENDER_VIEW_HEATMAP:
     case RENDER_VIEW_AUTO:
@@ -113,6 +120,7 @@ void render_draw(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, r
     case RENDER_VIEW_PE_SIMILARITY: render_pe_similarity(cr, m, o, w, h); break;
     case RENDER_VIEW_ARCHITECTURE: render_architecture(cr, t, m, stage, o, w, h, NULL, 0); break;
     case RENDER_VIEW_ARITHMETIC: render_arithmetic(cr, t, m, stage, o, w, h); break;
+    case RENDER_VIEW_COMPARE_LENGTH: if (o->compare) render_compare_length(cr, o->compare, o, w, h); break;
     default: break;
     }
     cairo_restore(cr);

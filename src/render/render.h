@@ -46,6 +46,7 @@ typedef struct {
     int n_curve_dims;
     const char *(*translate)(const char *msgid); // interface words (gettext in the chosen language); NULL: English as written
     int rtl;                    // a right-to-left language: titles and captions start at the right (matrices keep their orientation)
+    const struct render_compare *compare; // the compare-length view's measurements (NULL: none)
 } render_opts;
 
 void render_opts_default(render_opts *o);
@@ -133,6 +134,7 @@ typedef enum {
     RENDER_VIEW_PE_SIMILARITY, // PE(i)·PE(j) between positions
     RENDER_VIEW_ARCHITECTURE,  // Figure 1 of the paper, the current stage highlighted
     RENDER_VIEW_ARITHMETIC,    // how one cell's value is computed, with its numbers
+    RENDER_VIEW_COMPARE_LENGTH, // models' held-out exact match by source length, side by side (o->compare)
     RENDER_VIEW_COUNT
 } render_view;
 
@@ -192,6 +194,29 @@ int render_architecture(cairo_t *cr, const tf_trace *t, const tf_model *m, int s
 int render_arith_lines(const tf_trace *t, const tf_model *m, int stage, int row, int col, const render_opts *o, char lines[][200], int max);
 void render_arithmetic(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, const render_opts *o,
                        double w, double h);
+
+// ---------------------------------------------------------------- models compared (compare.c)
+#define RENDER_COMPARE_MAX 8     // models in one comparison
+#define RENDER_COMPARE_BUCKETS 6 // source lengths: 1-5, 6-10, 11-15, 16-20, 21-30, 31+
+typedef struct render_compare {
+    int n_models;
+    char name[RENDER_COMPARE_MAX][64];  // "en-fa" (render_model_name)
+    char kind[RENDER_COMPARE_MAX][128]; // "Transformer, 2+2 layers" (render_model_kind)
+    int n_buckets;
+    char bucket[RENDER_COMPARE_BUCKETS][16];                    // "1-5"
+    int pairs[RENDER_COMPARE_BUCKETS];                          // sentence pairs in each (the same for every model)
+    double exact[RENDER_COMPARE_MAX][RENDER_COMPARE_BUCKETS];   // exact match, 0-1; < 0 for a bucket without pairs
+    double tokens[RENDER_COMPARE_MAX][RENDER_COMPARE_BUCKETS];  // token accuracy, 0-1; < 0 for a bucket without pairs
+    double exact_all[RENDER_COMPARE_MAX], tokens_all[RENDER_COMPARE_MAX];
+    char file[128];                     // the held-out file's name (no folder)
+    int total;                          // its pairs
+} render_compare;
+// Exact match against source length, one line per model, with a legend and
+// the number of pairs of each length.
+void render_compare_length(cairo_t *cr, const render_compare *c, const render_opts *o, double w, double h);
+// What kind of model m is, in o's language: "Transformer: d_model 128, 4 heads,
+// 2+2 layers" or "LSTM, no attention, source reversed: hidden 256, 2+2 layers".
+void render_model_kind(const tf_model *m, const render_opts *o, char *buf, size_t n);
 
 // ---------------------------------------------------------------- training (plot.c)
 // The loss of each step (n), and optionally the held-out exact match (0–1) at
