@@ -27,11 +27,13 @@ typedef enum {
     APP_KEY_LANGUAGE,                                 // L: the next language
     APP_KEY_CHECK,                                    // Q: self-check questions, then their answers, then back
     APP_KEY_ESCAPE, APP_KEY_QUIT,                     // Esc, Ctrl+Q
+    APP_KEY_SIDE_BY_SIDE,                             // R: the same sentence through the Transformer and a recurrent model
 } app_key;
 
 // What a key asks of the program beyond the state: rerun the model, export,
 // toggle fullscreen. app.c carries these out.
-typedef enum { APP_DO_NOTHING = 0, APP_DO_RERUN = 1, APP_DO_EXPORT = 2, APP_DO_FULLSCREEN = 4, APP_DO_QUIT = 8, APP_DO_LANGUAGE = 16 } app_do;
+typedef enum { APP_DO_NOTHING = 0, APP_DO_RERUN = 1, APP_DO_EXPORT = 2, APP_DO_FULLSCREEN = 4, APP_DO_QUIT = 8, APP_DO_LANGUAGE = 16,
+               APP_DO_PARTNER = 32 /* load and run the model compared side by side */ } app_do;
 
 typedef struct {
     int stage;                 // index into the trace
@@ -62,9 +64,12 @@ typedef struct {
     double mouse_x, mouse_y;   // where it is, in window points
     int pressed, dragging;     // left button held in the zoomed view; moved far enough to pan
     double drag_x, drag_y, pan0_x, pan0_y; // where the press was, and the pan then
+    // a recurrent model
+    int time_step;             // the time step (row) looked at, lit in the matrix and the map; -1 none ([ ] move it)
+    int side_by_side;          // R: the sentence through the Transformer and a recurrent model
 } app_state;
 
-#define APP_MAX_BOXES 64
+#define APP_MAX_BOXES 256 // (a recurrent model's map: a box per cell)
 
 typedef struct {
     double x, y, w, h;
@@ -78,6 +83,8 @@ typedef struct {
     const lesson *lesson;      // the lesson beside each stage, or NULL (built-in captions)
     const glossary *gloss;     // every language's glossary (hovering a term shows the others)
     int n_gloss;
+    const tf_model *m2;        // the model compared side by side (R), or NULL
+    const tf_run *r2;          // its run on the same sentence, or NULL
 } app_world;
 
 #define APP_MAX_TEXTS 96

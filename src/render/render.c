@@ -7,12 +7,13 @@
 #include <string.h>
 
 static const char *view_names[RENDER_VIEW_COUNT] = {
-    "auto", "matrix", "heatmap", "heads", "grid", "pe-heatmap", "pe-curves", "pe-similarity", "architecture", "arithmetic", "compare-length"};
+    "auto", "matrix", "heatmap", "heads", "grid", "pe-heatmap", "pe-curves", "pe-similarity", "architecture", "arithmetic", "compare-length", "side-by-side"};
 
 void render_opts_default(render_opts *o) {
     memset(o, 0, sizeof *o);
     o->text_scale = 1.0;
     o->cell_row = o->cell_col = -1;
+    o->time_step = -1;
 }
 
 const char *render_tr(const render_opts *o, const char *msgid) {
@@ -32,7 +33,7 @@ render_theme render_theme_get(const render_opts *o) {
 void render_set_rgb(cairo_t *cr, render_rgb c) { cairo_set_source_rgb(cr, c.r, c.g, c.b); }
 
 const char *render_view_name(render_view v) { return v < RENDER_VIEW_COUNT ? view_names[v] : "?"; }
-const char *render_view_names(void) { return "heatmap, matrix, heads, grid, pe-heatmap, pe-curves, pe-similarity, architecture, arithmetic, compare-length"; }
+const char *render_view_names(void) { return "heatmap, matrix, heads, grid, pe-heatmap, pe-curves, pe-similarity, architecture, arithmetic, compare-length, side-by-side"; }
 
 int render_view_parse(const char *name, render_view *out) {
     for (int i = 0; i < RENDER_VIEW_COUNT; i++)
@@ -74,6 +75,12 @@ int render_view_check(const tf_trace *t, int stage, render_view v, const render_
             return -1;
         }
         return 0;
+    case RENDER_VIEW_SIDE_BY_SIDE:
+        if (!o->beside) {
+            snprintf(why, n, "the side-by-side view needs a second model: give two --model (a Transformer and a recurrent model)");
+            return -1;
+        }
+        return 0;
     default:
         return 0;
     }
@@ -90,6 +97,7 @@ void render_default_size(const tf_trace *t, int stage, render_view v, double *w,
     case RENDER_VIEW_HEADS: *w = 1600; *h = 900; break;
     case RENDER_VIEW_GRID: *w = 1800; *h = 1400; break;
     case RENDER_VIEW_COMPARE_LENGTH: *w = 1200; *h = 760; break;
+    case RENDER_VIEW_SIDE_BY_SIDE: *w = 1800; *h = 900; break;
     case RENDER_VIEW_MATRIX:
     case RENDER_VIEW_HEATMAP:
     case RENDER_VIEW_AUTO:
@@ -121,6 +129,7 @@ void render_draw(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, r
     case RENDER_VIEW_ARCHITECTURE: render_architecture(cr, t, m, stage, o, w, h, NULL, 0); break;
     case RENDER_VIEW_ARITHMETIC: render_arithmetic(cr, t, m, stage, o, w, h); break;
     case RENDER_VIEW_COMPARE_LENGTH: if (o->compare) render_compare_length(cr, o->compare, o, w, h); break;
+    case RENDER_VIEW_SIDE_BY_SIDE: render_side_by_side(cr, t, m, o, w, h); break;
     default: break;
     }
     cairo_restore(cr);

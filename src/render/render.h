@@ -47,6 +47,9 @@ typedef struct {
     const char *(*translate)(const char *msgid); // interface words (gettext in the chosen language); NULL: English as written
     int rtl;                    // a right-to-left language: titles and captions start at the right (matrices keep their orientation)
     const struct render_compare *compare; // the compare-length view's measurements (NULL: none)
+    int time_step;              // a recurrent model: the time step (row) being looked at, lit in the matrix and the map; -1 none
+    const tf_trace *beside;     // the side-by-side view: the same sentence through another model (its trace and model)
+    const tf_model *beside_model;
 } render_opts;
 
 void render_opts_default(render_opts *o);
@@ -135,6 +138,7 @@ typedef enum {
     RENDER_VIEW_ARCHITECTURE,  // Figure 1 of the paper, the current stage highlighted
     RENDER_VIEW_ARITHMETIC,    // how one cell's value is computed, with its numbers
     RENDER_VIEW_COMPARE_LENGTH, // models' held-out exact match by source length, side by side (o->compare)
+    RENDER_VIEW_SIDE_BY_SIDE,  // the same sentence through the Transformer and a recurrent model (o->beside)
     RENDER_VIEW_COUNT
 } render_view;
 
@@ -180,11 +184,19 @@ typedef struct {
     double x, y, w, h;          // the block's box in the rectangle the diagram was drawn in
     tf_block block;             // the block of Figure 1 it is (tf_block_stage finds its stage)
     const char *label;
+    int stage, step;            // a recurrent model's map: the stage a cell goes to (-1: use block) and its time step (-1: none)
 } render_arch_box;
 // Draws Figure 1 with the block of stage highlighted; fills up to max boxes
 // (may be NULL) for navigation and returns how many there are.
+// For a recurrent model it draws render_unrolled instead.
 int render_architecture(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, const render_opts *o,
                         double w, double h, render_arch_box *boxes, int max);
+// unrolled.c: a recurrent model's map, the network unrolled in time (one cell
+// per time step and layer; time runs down, as the rows of its matrices), the
+// stage's column and o->time_step's cell lit, attention as arcs. Boxes carry
+// the stage and time step a click goes to.
+int render_unrolled(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, const render_opts *o, double w, double h,
+                    render_arch_box *boxes, int max);
 
 // arith.c
 // The arithmetic behind cell (row, col) of stage as plain UTF-8 lines, the
@@ -217,6 +229,12 @@ void render_compare_length(cairo_t *cr, const render_compare *c, const render_op
 // What kind of model m is, in o's language: "Transformer: d_model 128, 4 heads,
 // 2+2 layers" or "LSTM, no attention, source reversed: hidden 256, 2+2 layers".
 void render_model_kind(const tf_model *m, const render_opts *o, char *buf, size_t n);
+
+// side.c: the sentence of t (model m) beside the same sentence through
+// o->beside (o->beside_model), the Transformer on the left: its sharpest
+// cross-attention head, the RNN's attention weights, or v for an LSTM without
+// attention; each with what the model wrote.
+void render_side_by_side(cairo_t *cr, const tf_trace *t, const tf_model *m, const render_opts *o, double w, double h);
 
 // ---------------------------------------------------------------- training (plot.c)
 // The loss of each step (n), and optionally the held-out exact match (0–1) at
