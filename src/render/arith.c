@@ -643,7 +643,7 @@ static void arith_gate(card *c) {
     if (from) put(c, K_NOTE, render_tr(c->o, "h_{t−1} is row %d of %s."), prow, from);
     else put(c, K_NOTE, render_tr(c->o, "At the first step of the encoder there is no previous state: h_{t−1} = 0."));
     if (!hp && from) return;
-    put(c, K_NOTE, render_tr(c->o, "%s"), render_tr(c->o, what[k]));
+    put(c, K_NOTE, "%s", render_tr(c->o, what[k]));
     const tf_lstm_w *w = lstm_weights(c);
     float v = at(c->s, t, j);
     if (!w) {

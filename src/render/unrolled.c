@@ -121,7 +121,7 @@ int render_unrolled(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage
     ht.bold = 1;
     ht.max_width = w - 2 * pad;
     ht.align = o && o->rtl ? RENDER_ALIGN_RIGHT : RENDER_ALIGN_LEFT;
-    render_text(cr, render_tr(o, g.attn ? "The RNN with attention, unrolled in time" : "The seq2seq LSTM, unrolled in time"),
+    render_text(cr, render_tr(o, g.attn ? N_("The RNN with attention, unrolled in time") : N_("The seq2seq LSTM, unrolled in time")),
                 o && o->rtl ? w - pad : pad, pad * 0.6, &ht);
     render_text_style cs = render_style(g.fs, th.muted);
     cs.align = RENDER_ALIGN_CENTER;
