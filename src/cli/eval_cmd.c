@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char *eval_help =
-    "Usage: tviz eval [--model M]... [--threads N] [--show] [FILE.tsv]\n"
+    "Usage: tviz eval [--model M]... [--threads N] [--show] FILE.tsv\n"
     "Translates every source sentence of FILE (source<TAB>target[<TAB>alignment], as tviz corpus\n"
     "writes) greedily and compares the output with the target, word for word:\n"
     "  exact match     the share of sentences translated exactly\n"
@@ -18,8 +18,8 @@ static const char *eval_help =
     "Pieces of a subword model are joined back into words first. --show prints every\n"
     "sentence translated wrongly with the output and the reference. Default model: " IO_DEFAULT_MODEL ".\n"
     "With several --model options every model is measured on the same file and the\n"
-    "table shows them side by side (tviz export --view compare-length draws it).\n"
-    "Without FILE: the held-out file the shipped models are measured on (en-fa.heldout.tsv).\n";
+    "table shows them side by side (tviz export --view compare-length draws it); the shipped\n"
+    "models are measured on assets/models/en-fa.heldout.tsv (share/tviz/models/ once installed).\n";
 
 // Several models side by side: exact match, then token accuracy, by source length.
 static int side_by_side(const char *const *models, int n, const char *file, int threads, int show) {
@@ -94,8 +94,8 @@ int cmd_eval(int argc, char **argv) {
         if (file) return io_error(argv[i], "one corpus file at a time; see tviz eval --help");
         file = argv[i];
     }
-    if (!file && !(file = cli_default_heldout(heldout, sizeof heldout)))
-        return io_error("eval", "needs a corpus file (source<TAB>target per line), e.g. tests/fixtures/everyday.tsv");
+    if (!file) return io_error("eval", "needs a corpus file (source<TAB>target per line), e.g. tests/fixtures/everyday.tsv or the held-out file %s",
+                               cli_default_heldout(heldout, sizeof heldout) ? "models/en-fa.heldout.tsv" : "en-fa.heldout.tsv");
     if (n_models > 1) return side_by_side(models, n_models, file, (int)threads, show);
     tf_corpus c;
     tf_err e;
