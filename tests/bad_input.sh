@@ -178,6 +178,8 @@ mkl lstm-hidden.safetensors meta hidden_size 6
 model "lstm: hidden_size disagrees with the tensors" lstm-hidden.safetensors 'the config (embed_dim 8, hidden_size 6'
 mkl lstm-gen.safetensors set generator.weight shape '[9, 10]'
 model "lstm: the generator's width disagrees with hidden_size" lstm-gen.safetensors '"generator.weight" has shape [9, 10] but the config (embed_dim 8, hidden_size 5, num_layers 2, 20+18 tokens) needs [18, 5]'
+mkl lstm-noattn.safetensors del attn.combine.weight
+model "lstm: attention = dot without W_c" lstm-noattn.safetensors '"attn.combine.weight" is missing; a recurrent model of this config (num_layers 2, attention dot)'
 mkl lstm-rev.safetensors meta reverse_source 2
 model "lstm: reverse_source 2" lstm-rev.safetensors '"reverse_source" must be "0" or "1"'
 mkl lstm-nolayers.safetensors meta num_layers -

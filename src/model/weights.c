@@ -533,7 +533,7 @@ int tf_model_load_mem(tf_model *m, const void *file, size_t size, tf_err *e) {
     size_t used = 0;
     for (int k = 0; k < np; k++) {
         if (!found[k]) {
-            if (tab[k].group == REQUIRED) {
+            if (tab[k].group == REQUIRED || (tab[k].group == OPT_RNN_ATTN && present(c, OPT_RNN_ATTN))) { // (attention = dot needs W_c)
                 if (c->arch == TF_ARCH_LSTM)
                     tf_fail(e, "tensor \"%s\" is missing; a recurrent model of this config (num_layers %d, attention %s) has it", tab[k].name,
                             c->L_enc, c->attention == TF_RNN_ATTN_DOT ? "dot" : "none");
