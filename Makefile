@@ -232,6 +232,9 @@ bench: $(B)/bench $(B)/bench_train $(B)/base.safetensors $(B)/tviz
 	./$(B)/bench assets/models/worked-example.safetensors $(B)/base.safetensors ./$(B)/tviz
 	@echo
 	./$(B)/bench_train assets/models/en-fa.safetensors ./$(B)/tviz
+	@# the recurrent models (issue 16): a step of each beside PyTorch's nn.LSTM on the same batch
+	@for m in lstm-en-fa rnn-attn-en-fa; do [ -e assets/models/$$m.safetensors ] || continue; echo; \
+	  ./$(B)/bench_train assets/models/$$m.safetensors || exit 1; done
 
 # ---------------------------------------------------------------- generated files (committed)
 # The shipped translator, trained by tviz from scratch on subword pieces (about
