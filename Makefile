@@ -44,13 +44,14 @@ archives   = $(foreach r,$(2),$(1)/libtviz-$(r).a)
 MO        := $(patsubst po/%.po,build/locale/%/LC_MESSAGES/tviz.mo,$(wildcard po/*.po))
 # Every file with words a learner reads: the window, every view (render), the
 # stage titles and formula glosses (model/trace.c), the handout and export pages.
-POT_SRC   := $(APP_SRC) $(RENDER_SRC) src/model/trace.c src/cli/handout.c src/cli/export.c src/cli/timeline_export.c src/cli/animate.c src/cli/slides.c
+POT_SRC   := $(APP_SRC) $(RENDER_SRC) src/model/trace.c src/model/lstm.c src/cli/handout.c src/cli/export.c src/cli/timeline_export.c src/cli/animate.c src/cli/slides.c
 TESTS     := $(sort $(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 
 B  := build
 BA := build/asan
 
 .PHONY: all run test test-unit check-sanitize test-asan fuzz fuzz-smoke soak valgrind bench deps fixtures train-fixtures en-fa worked-example screenshots pot clean \
+        lstm-fixtures lstm-train-fixtures lstm-en-fa rnn-attn-en-fa \
         install uninstall test-install deb
 all: $(B)/tviz $(MO)
 
@@ -111,9 +112,11 @@ ROOMS_test_ops      := model
 ROOMS_test_trace    := model
 ROOMS_test_weights  := model
 ROOMS_test_stage    := model
+ROOMS_test_lstm     := model
 ROOMS_test_data     := io
 ROOMS_test_corpus   := train model
 ROOMS_test_train    := train model
+ROOMS_test_lstm_train := train model
 ROOMS_test_lesson   := lesson
 ROOMS_test_arith    := render model
 ROOMS_test_i18n     := io render lesson model
@@ -229,6 +232,9 @@ bench: $(B)/bench $(B)/bench_train $(B)/base.safetensors $(B)/tviz
 	./$(B)/bench assets/models/worked-example.safetensors $(B)/base.safetensors ./$(B)/tviz
 	@echo
 	./$(B)/bench_train assets/models/en-fa.safetensors ./$(B)/tviz
+	@# the recurrent models (issue 16): a step of each beside PyTorch's nn.LSTM on the same batch
+	@for m in lstm-en-fa rnn-attn-en-fa; do [ -e assets/models/$$m.safetensors ] || continue; echo; \
+	  ./$(B)/bench_train assets/models/$$m.safetensors || exit 1; done
 
 # ---------------------------------------------------------------- generated files (committed)
 # The shipped translator, trained by tviz from scratch on subword pieces (about
@@ -244,6 +250,22 @@ en-fa: $(B)/tviz
 	rm -rf assets/models/en-fa.snapshots && mkdir -p assets/models/en-fa.snapshots
 	for s in $(EN_FA_SNAPSHOTS); do f=step-$$(printf %06d $$s).safetensors; \
 	  ./$(B)/tviz model convert $(B)/en-fa.snapshots/$$f --f16 -o assets/models/en-fa.snapshots/$$f || exit 1; done
+
+# The recurrent models of issue 16, trained by tviz on the same corpus as en-fa
+# (the built-in corpus, seed 1, 2,000 merges per language: the same merges, the
+# same held-out pairs): the seq2seq LSTM of Sutskever et al. (no attention,
+# source reversed) and an RNN with Luong's dot attention (source in order).
+# 2 + 2 layers, embed_dim 128, hidden_size 256, 3,000 steps, Adam at 0.001, clipping at 5;
+# shipped as F16 (half the size; the held-out figures in README.md are the
+# shipped files'). Run them as: flock /tmp/tviz-train.lock make lstm-en-fa
+RNN_TRAIN := --arch lstm --bpe 2000 --embed-dim 128 --hidden 256 --layers 2 --batch-tokens 1024 --steps 3000 \
+             --eval-every 1000 --save-every 250
+lstm-en-fa rnn-attn-en-fa: $(B)/tviz
+	@mkdir -p $(B)/$@
+	./$(B)/tviz train -o $(B)/$@/$@.safetensors $(RNN_TRAIN) $(if $(filter rnn-attn-en-fa,$@),--attention dot --reverse-source 0,--reverse-source 1) \
+	  --snapshots $(B)/$@/snapshots --loss-png docs/$@-loss.png
+	@cmp -s $(B)/$@/$@.heldout.tsv assets/models/en-fa.heldout.tsv || echo "note: the held-out pairs differ from assets/models/en-fa.heldout.tsv"
+	./$(B)/tviz model convert $(B)/$@/$@.safetensors --f16 -o assets/models/$@.safetensors
 
 # The shipped worked example, made by tviz itself.
 worked-example: $(B)/tviz
@@ -263,6 +285,15 @@ fixtures:
 	/usr/bin/python3 tests/ref/make_fixtures.py --model $(WE) --src "$(WE_SRC)" --tgt "$(WE_TGT)" \
 	  --out tests/fixtures/worked-example.forced.trace.json
 	printf 'worked-example\t$(WE)\t$(WE_SRC)\t\nworked-example.forced\t$(WE)\t$(WE_SRC)\t$(WE_TGT)\n' >> tests/fixtures/cases.txt
+
+# Reference traces of the recurrent models (seq2seq LSTM, RNN with dot attention): random
+# models of 1-3 layers, reversed source or not, computed by hand and checked against torch.nn.LSTM.
+lstm-fixtures:
+	/usr/bin/python3 tests/ref/make_lstm_fixtures.py
+
+# Reference training of the recurrent models: loss, gradients (BPTT by autograd), clipping, two Adam steps.
+lstm-train-fixtures:
+	/usr/bin/python3 tests/ref/lstm_train_step.py
 
 # Reference training step (gradients, two Adam steps) on a tiny model; checks tviz reads it identically.
 train-fixtures: $(B)/tviz

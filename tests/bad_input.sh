@@ -172,6 +172,34 @@ cp tests/fixtures/multihead.safetensors "$M/tl/we.snapshots/step-000020.safetens
 expect "snapshots: another model's" "$M/tl/we.snapshots/step-000020.safetensors: " "is not a snapshot of this model" \
     "$TVIZ" export --model "$M/tl/we.safetensors" --timeline --stage src.pe -o "$OUT/s.png"
 rm -r "$M/tl"
+# -- recurrent models (arch lstm): made from a 2-layer RNN with attention of
+# the PyTorch fixtures (embed_dim 5, hidden_size 7, with the reversed 2-layer LSTM)
+LS=tests/fixtures/lstm/lstm2_attn.safetensors
+mkl() { out=$1; shift; "$MKBAD" "$LS" "$M/$out" "$@" || bad "mkbad $out $*"; }
+mkl lstm-gate.safetensors set encoder.weight_hh_l1 shape '[25, 4]'
+model "lstm: a wrong gate dimension" lstm-gate.safetensors '"encoder.weight_hh_l1" has shape [25, 4] but the config (embed_dim 8, hidden_size 5, num_layers 2, 20+18 tokens) needs [20, 5]'
+mkl lstm-layers.safetensors meta num_layers 3
+model "lstm: a missing layer" lstm-layers.safetensors '"encoder.weight_ih_l2" is missing; a recurrent model of this config (num_layers 3'
+mkl lstm-del.safetensors del decoder.bias_hh_l0
+model "lstm: a tensor missing" lstm-del.safetensors '"decoder.bias_hh_l0" is missing'
+mkl lstm-arch.safetensors meta arch gru
+model "lstm: an unknown arch" lstm-arch.safetensors '"arch" is "gru"; tviz reads "transformer" (the default) and "lstm"'
+mkl lstm-attn.safetensors meta attention general
+model "lstm: an unknown attention" lstm-attn.safetensors '"attention" is "general"; tviz knows "none" and "dot"'
+mkl lstm-hidden.safetensors meta hidden_size 6
+model "lstm: hidden_size disagrees with the tensors" lstm-hidden.safetensors 'the config (embed_dim 8, hidden_size 6'
+mkl lstm-gen.safetensors set generator.weight shape '[9, 10]'
+model "lstm: the generator's width disagrees with hidden_size" lstm-gen.safetensors '"generator.weight" has shape [9, 10] but the config (embed_dim 8, hidden_size 5, num_layers 2, 20+18 tokens) needs [18, 5]'
+mkl lstm-noattn.safetensors del attn.combine.weight
+model "lstm: attention = dot without W_c" lstm-noattn.safetensors '"attn.combine.weight" is missing; a recurrent model of this config (num_layers 2, attention dot)'
+mkl lstm-rev.safetensors meta reverse_source 2
+model "lstm: reverse_source 2" lstm-rev.safetensors '"reverse_source" must be "0" or "1"'
+mkl lstm-nolayers.safetensors meta num_layers -
+model "lstm: no num_layers" lstm-nolayers.safetensors 'no "num_layers"'
+mkl lstm-embed.safetensors meta embed_dim 0
+model "lstm: embed_dim 0" lstm-embed.safetensors '"embed_dim" 0 is outside 1..'
+mkl lstm-gatebias.safetensors set decoder.bias_ih_l1 shape '[4, 5]'
+model "lstm: a gate bias of the wrong size" lstm-gatebias.safetensors '"decoder.bias_ih_l1" has shape [4, 5] but the config (embed_dim 8, hidden_size 5, num_layers 2, 20+18 tokens) needs [20]'
 
 # ================================================================ sentences (--src, --tgt)
 sentence() { # sentence NAME OPTION PHRASE TEXT (on the worked example: max_len 16)

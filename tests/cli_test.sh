@@ -340,6 +340,35 @@ want=$(awk '$1 == "all" { printf "%d", $2 - $2 * $3 / 100 + 0.5 }' "$T/out")
     || bad "eval --show: $(grep -c '^wrong: ' "$T/out") wrong sentences listed, the table says $want"
 expect_error "eval without a file" "needs a corpus file" "$TVIZ" eval
 expect_error "eval: a bad line" "$T/bad.tsv:1: has no tab" "$TVIZ" eval "$T/bad.tsv"
+# the recurrent models (issue 16): training, and every command on them
+expect_error "train: an unknown arch" '--arch: "gru" is not an architecture' "$TVIZ" train --arch gru -o "$T/l.safetensors"
+expect_error "train: attention without lstm" "--attention: is for --arch lstm" "$TVIZ" train --attention dot -o "$T/l.safetensors"
+expect_error "train: an unknown attention" '--attention: "general" is not an attention' "$TVIZ" train --arch lstm --attention general -o "$T/l.safetensors"
+expect_ok "train: an RNN with attention" "$TVIZ" train --arch lstm --attention dot --corpus "$T/bpe.tsv" -o "$T/rnn.safetensors" --bpe 20 --steps 3 --save-every 0 --threads 1 --embed-dim 8 --hidden 8 --layers 2
+grep -q "LSTM: embed_dim 8, hidden_size 8, 2+2 layers, attention dot, source reversed; Adam at 0.001, clipping at 5" "$T/err" || bad "train --arch lstm: $(head -3 "$T/err")"
+expect_ok "model info: an LSTM" "$TVIZ" model info "$T/rnn.safetensors"
+grep -q "^arch lstm: an LSTM encoder-decoder" "$T/out" && grep -q "attn.combine.weight  *\[8, 16\]" "$T/out" || bad "model info on an LSTM: $(head -4 "$T/out")"
+L=tests/fixtures/lstm/lstm3_attn_rev.safetensors
+expect_ok "trace: an LSTM" "$TVIZ" trace --model "$L" -o "$T/l.json"
+grep -q '"config":{"arch":"lstm","embed_dim":4,"hidden_size":6,"num_layers":3,"attention":"dot","reverse_source":1' "$T/l.json" \
+    && grep -q '"src_tokens":\["transformers","learning","enjoy","really","i","<eos>"\]' "$T/l.json" \
+    && grep -q '"id":"enc.final.h","title":"Final hidden state (v)"' "$T/l.json" && grep -q '"family":"lstm","side":"decoder","layer":null,"sublayer":"cross_attn","op":"weights"' "$T/l.json" \
+    || bad "trace on an LSTM: $(head -c 400 "$T/l.json")"
+expect_ok "walk: an LSTM" "$TVIZ" walk --model "$L" --stage 'enc.final.*' --no-pause
+grep -q "LSTM encoder-decoder, embed_dim 4, hidden_size 6, 3+3 layers, attention dot, source read in reverse" "$T/out" && grep -q "^layer 3 " "$T/out" || bad "walk on an LSTM: $(head -3 "$T/out")"
+expect_ok "translate: an LSTM" "$TVIZ" translate --model "$L" "the cat sleeps"
+expect_ok "export: an LSTM's gate at a time step" "$TVIZ" export --model "$L" --stage dec.1.f --step 2 -o "$T/gate.png"
+expect_ok "export: an LSTM's arithmetic" "$TVIZ" export --model "$L" --stage enc.2.c --view arithmetic --cell 3,1 --lang fa -o "$T/cell.pdf"
+expect_ok "export: the unrolled map" "$TVIZ" export --model "$L" --view architecture --stage enc.1.h --step 1 -o "$T/map.svg"
+expect_ok "export: side by side" "$TVIZ" export --view side-by-side --model en-fa --model "$L" -o "$T/side.png"
+expect_ok "export: compare-length" "$TVIZ" export --view compare-length --model "$L" --model tests/fixtures/lstm/lstm2_rev.safetensors --heldout tests/fixtures/everyday.tsv -o "$T/cmp.png"
+expect_ok "export --all: an LSTM beside another model" "$TVIZ" export --all --model tests/fixtures/lstm/lstm1.safetensors --model "$L" --heldout tests/fixtures/everyday.tsv -o "$T/lall"
+[ -s "$T/lall/figure-compare-length.png" ] && [ -s "$T/lall/figure-side-by-side.png" ] && [ -s "$T/lall/020-enc.final.h.png" ] && [ ! -e "$T/lall/figure-pe-heatmap.png" ] \
+    || bad "export --all on an LSTM: $(ls "$T/lall" | head -30 | tr '\n' ' ')"
+expect_ok "eval: models side by side" "$TVIZ" eval --threads 1 --model en-fa --model "$L" tests/fixtures/everyday.tsv
+grep -q "^2 models on tests/fixtures/everyday.tsv: 30 sentence pairs" "$T/out" && grep -q "^exact match by source length" "$T/out" && grep -q "^token accuracy by source length" "$T/out" \
+    && [ "$(grep -c '^all  *30 ' "$T/out")" -eq 2 ] || bad "eval with two models: $(cat "$T/out")"
+expect_error "export: side by side with a missing second model" "nosuchmodel: " "$TVIZ" export --view side-by-side --model nosuchmodel --model "$L" -o "$T/side2.png"
 expect_ok "train: resume" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/m3.safetensors" --resume "$T/m.snapshots/step-000002.safetensors" --steps 6 --threads 1
 grep -q "6 steps: 3 to 6 in" "$T/err" && ok || bad "train --resume: the steps of this run are not named: $(tail -1 "$T/err")"
 

@@ -189,6 +189,11 @@ static void every_view_draws(void **state) {
     render_opts_default(&o);
     o.cell_row = 1;
     o.cell_col = 0;
+    render_compare cmp = {.n_models = 2, .name = {"a", "b"}, .kind = {"Transformer", "LSTM"}, .n_buckets = 2, .bucket = {"1-5", "6-10"},
+                          .pairs = {3, 0}, .exact = {{0.5, -1}, {1, -1}}, .tokens = {{0.5, -1}, {1, -1}}, .file = "x.tsv", .total = 3};
+    o.compare = &cmp; // (the compare-length view's measurements)
+    o.beside = &r.trace; // (the side-by-side view's second model: the same one will do)
+    o.beside_model = &m;
     int st0 = tf_trace_find(&r.trace, "dec.0.self_attn.head.1.weights"), probs = tf_trace_find(&r.trace, "out.probs");
     for (int v = RENDER_VIEW_MATRIX; v < RENDER_VIEW_COUNT; v++) {
         char why[256];

@@ -252,6 +252,23 @@ win --model en-fa --lang fa --keys "C"
 case "$(line panel)" in *"⁦"[0-9]*"⁩"*) ok ;; *) bad "the Persian lesson beside the cross-attention quotes no number: $(line panel | cut -c1-300)" ;; esac
 line panel | grep -q "?" && bad "a value in the Persian lesson could not be read: $(line panel)" || ok
 
+# ---- a recurrent model: [ ] move through the time steps, the map is the network unrolled in time, R compares
+L="$(pwd)/tests/fixtures/lstm/lstm3_attn_rev.safetensors"
+win --model "$L" --keys "Right Right ] ]" --screenshot "$T/lstm.png"
+[ "$(field stage)" = "enc.0.f" ] && [ "$(field time_step)" = "1" ] && ok || bad "LSTM: Right Right ] ]: $(field stage) time step $(field time_step)"
+case "$(line panel)" in *"forget gate"*"“learning”"*) ;; *"forget gate"*) ;; *) bad "LSTM: the lesson beside a gate: $(line panel | cut -c1-300)" ;; esac
+line panel | grep -q "?" && bad "LSTM: a value of the lesson could not be read: $(line panel | cut -c1-400)" || ok
+[ "$(colours "$T/lstm.png" 280x700+0+60)" -gt 20 ] && ok || bad "LSTM: the unrolled map is blank"
+win --model "$L" --keys "End [ [ [ ["
+[ "$(field stage)" = "out.probs" ] && [ "$(field time_step)" = "6" ] && ok || bad "LSTM: End [ [ [ [: $(field stage) time step $(field time_step)"
+win --model "$L" --keys "Right ] ] Left"
+[ "$(field stage)" = "src.embed" ] && [ "$(field time_step)" = "1" ] && ok || bad "LSTM: the time step is not kept across stages: $(field stage) $(field time_step)"
+win --model "$L" --keys "R" --screenshot "$T/side.png"
+[ "$(field view)" = "side-by-side" ] && [ "$(field beside)" = "transformer" ] && ok || bad "LSTM: R: view $(field view), beside $(field beside)"
+[ "$(colours "$T/side.png" 600x400+300+150)" -gt 40 ] && ok || bad "LSTM: the side-by-side view is blank"
+win --model "$L" --keys "R R"
+[ "$(field view)" != "side-by-side" ] && ok || bad "LSTM: R R does not go back"
+
 win --model nosuchmodel
 [ -s "$T/err" ] && grep -q "^tviz: nosuchmodel: no such model" "$T/err" && ok || bad "missing model: $(cat "$T/err")"
 (unset DISPLAY; "$TVIZ" --quit >"$T/out" 2>"$T/err"); rc=$?

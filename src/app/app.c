@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../io/data.h"
 #include "../io/io.h"
 #include "../lesson/i18n.h"
 #include "draw.h"
@@ -30,6 +31,9 @@ typedef struct {
     tf_model m;
     tf_run r;
     int have_model, have_run;
+    tf_model m2;                // R: the model compared side by side, and its run on the same sentence
+    tf_run r2;
+    int have_m2, have_r2;
     char model_path[4096], model_name[256], load_error[700];
     lesson lesson;
     int have_lesson;
@@ -56,6 +60,37 @@ static void app_world_of(app *a, app_world *w) {
     w->lesson = a->have_lesson ? &a->lesson : NULL;
     w->gloss = a->gloss;
     w->n_gloss = a->n_gloss;
+    w->m2 = a->have_m2 ? &a->m2 : NULL;
+    w->r2 = a->have_r2 ? &a->r2 : NULL;
+}
+
+// R: the other kind of model (a recurrent model beside the Transformer, or
+// the Transformer beside a recurrent model), run on the same sentences.
+static void run_partner(app *a) {
+    if (!a->have_model) return;
+    if (!a->have_m2) {
+        const char *name = a->m.cfg.arch == TF_ARCH_LSTM ? "en-fa" : "rnn-attn-en-fa";
+        char path[4096], why[300];
+        if (io_shipped_model(name, path, sizeof path)) {
+            snprintf(why, sizeof why, _("no model %s to compare with (it ships in the models folder)"), name);
+            app_state_message(&a->s, 1, "%s", why);
+            a->s.side_by_side = 0;
+            return;
+        }
+        tf_err e;
+        if (tf_model_load(&a->m2, path, &e)) { app_state_message(&a->s, 1, "%s: %s", name, e.msg); a->s.side_by_side = 0; return; }
+        a->have_m2 = 1;
+    }
+    tf_run r;
+    tf_err e;
+    if (tf_run_sentence(&r, &a->m2, a->s.src, a->s.tgt[0] ? a->s.tgt : NULL, &e)) {
+        app_state_message(&a->s, 1, "%s", e.msg);
+        a->s.side_by_side = 0;
+        return;
+    }
+    if (a->have_r2) tf_run_free(&a->r2);
+    a->r2 = r;
+    a->have_r2 = 1;
 }
 
 // The glossary of every language with lessons (lessons/<lang>/glossary.txt);
@@ -87,10 +122,12 @@ static int load_lesson(app *a, const char *lang, char *err, size_t n) {
         snprintf(err, n, "lessons: %s", io_no_lessons());
         return -1;
     }
-    snprintf(path, sizeof path, "%s/%s/inside-transformer.md", lesson_dir(), lang);
+    // a recurrent model: the lesson that sets it beside the Transformer
+    const char *name = a->have_model && a->m.cfg.arch == TF_ARCH_LSTM ? "rnn-or-transformer" : "inside-transformer";
+    snprintf(path, sizeof path, "%s/%s/%s.md", lesson_dir(), lang, name);
     lesson l;
     if (lesson_load(&l, path, lang, why, sizeof why)) { // named as in the source tree, not where it was found
-        snprintf(err, n, "lessons/%.30s/inside-transformer.md:%.500s", lang, why);
+        snprintf(err, n, "lessons/%.30s/%s.md:%.500s", lang, name, why);
         return -1;
     }
     if (a->have_lesson) lesson_free(&a->lesson);
@@ -145,6 +182,7 @@ static int rerun(app *a, const char *old_src, const char *old_tgt) {
     a->snap_says = says;
     app_state_attach(&a->s, &a->r.trace);
     if (a->r.n_src_unk + a->r.n_tgt_unk) app_state_message(&a->s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
+    if (a->s.side_by_side) run_partner(a);
     return 0;
 }
 
@@ -261,6 +299,7 @@ static app_key key_of(const SDL_Keysym *k) {
     case SDLK_COMMA: return APP_KEY_SNAP_PREV;
     case SDLK_PERIOD: return APP_KEY_SNAP_NEXT;
     case SDLK_t: return APP_KEY_TIMELINE;
+    case SDLK_r: return APP_KEY_SIDE_BY_SIDE;
     case SDLK_ESCAPE: return APP_KEY_ESCAPE;
     default:
         if (k->sym >= SDLK_1 && k->sym <= SDLK_8) return (app_key)(APP_KEY_HEAD_1 + (k->sym - SDLK_1));
@@ -272,6 +311,7 @@ static app_key key_of(const SDL_Keysym *k) {
 static void do_actions(app *a, app_do d, const char *old_src, const char *old_tgt) {
     if (d & APP_DO_QUIT) a->quit = 1;
     if (d & (APP_DO_RERUN | APP_DO_SNAPSHOT)) rerun(a, old_src, old_tgt);
+    if (d & APP_DO_PARTNER) run_partner(a);
     if (d & APP_DO_EXPORT) export_view(a);
     if (d & APP_DO_LANGUAGE) next_language(a);
     if (d & APP_DO_FULLSCREEN) SDL_SetWindowFullscreen(a->win, a->s.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
@@ -639,6 +679,7 @@ int app_main(int argc, char **argv) {
         printf("\nlang=%s\nmessage=%s\n", a->s.lang, a->s.message);
         printf("snapshot=%d/%d step=%d timeline=%d model_at=%d\nsays=%s\n", a->s.n_snaps ? a->s.snap + 1 : 0, a->s.n_snaps,
                a->tl.n ? a->tl.step[a->s.snap] : a->m.train_step, a->s.timeline, shown_model(a)->train_step, a->snap_says ? a->snap_says : "");
+        printf("time_step=%d side_by_side=%d beside=%s\n", a->s.time_step, a->s.side_by_side, a->have_r2 ? a->m2.cfg.arch == TF_ARCH_LSTM ? "lstm" : "transformer" : "none");
         // the interface as drawn: its direction, where the panel and the buttons are, a translated string, the tooltip
         printf("rtl=%d panel_x=%.0f nav_x=%.0f prev_x=%.0f next_x=%.0f\nui_next=%s\nterm=%s\n", a->lay.rtl, a->lay.panel.x, a->lay.nav.x,
                a->lay.prev_btn.x, a->lay.next_btn.x, _("Next"), a->s.term);
@@ -671,6 +712,8 @@ done:
     io_timeline_free(&a->tl);
     free(a->snap_says);
     if (a->have_model) tf_model_free(&a->m);
+    if (a->have_r2) tf_run_free(&a->r2);
+    if (a->have_m2) tf_model_free(&a->m2);
     if (a->have_lesson) lesson_free(&a->lesson);
     for (int i = 0; i < a->n_gloss; i++) glossary_free(&a->gloss[i]);
     free(a);

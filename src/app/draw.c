@@ -53,6 +53,7 @@ render_opts app_render_opts(const app_state *s) {
     o.focus_row = s->hover_row >= 0 && s->hover_col < 0 ? s->hover_row : -1; // a word of the lines view
     o.focus_col = s->hover_col >= 0 && s->hover_row < 0 ? s->hover_col : -1;
     o.typed_target = s->tgt[0] != 0;
+    o.time_step = s->time_step;
     return o;
 }
 
@@ -331,7 +332,9 @@ static double text_panel(cairo_t *cr, const app_state *s, const app_world *wd, c
         y += render_text(cr, buf, x, y, &warn) + 10 * u;
     }
     if (wd->r->greedy) {
-        int k = snprintf(buf, sizeof buf, _("Greedy decoding, %d of %d tokens ([ ] step):"), wd->r->T, s->decode_step ? s->decode_full : wd->r->T);
+        int k = tf_stage_is_lstm(st) // ([ ] are the time steps of a recurrent model)
+                    ? snprintf(buf, sizeof buf, _("Greedy decoding, %d tokens ([ ] step through time):"), wd->r->T)
+                    : snprintf(buf, sizeof buf, _("Greedy decoding, %d of %d tokens ([ ] step):"), wd->r->T, s->decode_step ? s->decode_full : wd->r->T);
         // the sentence as one isolated run: a Persian one reads right to left
         k += snprintf(buf + k, sizeof buf - (size_t)k, " \u2068");
         for (int i = 1; i < wd->r->T && k < (int)sizeof buf - 40; i++) k += snprintf(buf + k, sizeof buf - (size_t)k, "%s%s", i > 1 ? " " : "", t->tgt_labels[i]);
@@ -388,7 +391,8 @@ static void help_overlay(cairo_t *cr, const render_theme *th, double w, double h
         {"K", N_("the most likely next tokens of each row")},
         {",  .  T", N_("watch it learn: previous / next training snapshot, the timeline")},
         {"N  D  C", N_("encoder / decoder self-attention, cross-attention")},
-        {"[  ]", N_("greedy decoding: one token less / more")},
+        {"[  ]", N_("greedy decoding: one token less / more; in a recurrent model, the time step")},
+        {"R", N_("the same sentence through the Transformer and a recurrent model, side by side")},
         {"Tab  Shift+Tab", N_("type the source / target sentence (Enter runs it)")},
         {N_("click a block"), N_("jump there (the navigator)")},
         {N_("hover  click"), N_("a cell's value / pin its arithmetic")},
@@ -542,6 +546,8 @@ static void status_add(char *buf, size_t n, const char *fmt, ...) {
 
 void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, double h, app_layout *lay) {
     render_opts o = app_render_opts(s);
+    o.beside = wd->r2 ? &wd->r2->trace : NULL; // R: the same sentence through the other model
+    o.beside_model = wd->m2;
     render_theme th = render_theme_get(&o);
     double u = ui_unit(s, w);
     int rtl = lesson_is_rtl(s->lang); // Persian, Arabic: the whole window mirrors (the matrices do not: they are math)
@@ -618,7 +624,12 @@ void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, do
         else if (v == RENDER_VIEW_GRID) status_add(status, sizeof status, "%s", _("every layer and head"));
         if (st->head >= 0 && s->all_heads) status_add(status, sizeof status, "%s", _("all heads"));
         else if (st->head >= 0) status_add(status, sizeof status, _("head %d"), st->head + 1);
-        if (wd->r->greedy) status_add(status, sizeof status, _("decoding step %d/%d"), wd->r->T, s->decode_step ? s->decode_full : wd->r->T);
+        int steps = tf_stage_time_steps(t, s->stage);
+        if (steps > 0 && s->time_step >= 0 && s->time_step < steps) {
+            char buf[16];
+            status_add(status, sizeof status, _("time step %d of %d: %s"), s->time_step + 1, steps, tf_axis_label(t, st->row_axis, s->time_step, buf, sizeof buf));
+        } else if (wd->r->greedy && !tf_stage_is_lstm(st))
+            status_add(status, sizeof status, _("decoding step %d/%d"), wd->r->T, s->decode_step ? s->decode_full : wd->r->T);
         if (s->zoom != 1) status_add(status, sizeof status, _("zoom %.0f%%"), s->zoom * 100);
         if (wd->tl && wd->tl->n && s->snap < wd->tl->n) status_add(status, sizeof status, _("training step %d"), wd->tl->step[s->snap]);
     }

@@ -14,6 +14,7 @@ void app_state_init(app_state *s, const char *src, const char *tgt) {
     memset(s, 0, sizeof *s);
     s->zoom = 1;
     s->hover_row = s->hover_col = s->pin_row = s->pin_col = -1;
+    s->time_step = -1;
     snprintf(s->src, sizeof s->src, "%s", src);
     snprintf(s->tgt, sizeof s->tgt, "%s", tgt ? tgt : "");
     snprintf(s->lang, sizeof s->lang, "en");
@@ -33,6 +34,17 @@ static void set_stage(app_state *s, const tf_trace *t, int i) {
     if (i != s->stage) { s->pin_row = s->pin_col = -1; s->zoom = 1; s->pan_x = s->pan_y = 0; s->panel_scroll = 0; }
     s->stage = i;
     snprintf(s->stage_id, sizeof s->stage_id, "%s", t->stages[i].id);
+    int steps = tf_stage_time_steps(t, i); // a recurrent model's time step stays where it is, within the new stage's rows
+    if (steps > 0 && s->time_step >= steps) s->time_step = steps - 1;
+}
+
+// [ ]: a recurrent model's time steps, within the stage's rows.
+static void time_step(app_state *s, const tf_trace *t, int d) {
+    int steps = tf_stage_time_steps(t, s->stage);
+    if (steps <= 0) { app_state_message(s, 0, "%s", _("this stage's rows are not time steps; [ ] step through them in the gates, c, h and attention")); return; }
+    int next = s->time_step < 0 ? (d > 0 ? 0 : steps - 1) : s->time_step + d;
+    if (next < 0 || next >= steps) { app_state_message(s, 0, "%s", next < 0 ? _("this is the first time step") : _("this is the last time step")); return; }
+    s->time_step = next;
 }
 
 void app_state_attach(app_state *s, const tf_trace *t) {
@@ -163,6 +175,7 @@ app_do app_state_key(app_state *s, const tf_trace *t, app_key k) {
     case APP_KEY_CROSS: jump_attention(s, t, TF_SIDE_DEC, TF_SUB_CROSS_ATTN); break;
     case APP_KEY_STEP_BACK:
     case APP_KEY_STEP_FORWARD: {
+        if (tf_stage_is_lstm(&t->stages[s->stage])) { time_step(s, t, k == APP_KEY_STEP_FORWARD ? 1 : -1); break; }
         if (s->tgt[0]) { app_state_message(s, 0, "%s", _("[ and ] step through greedy decoding; clear the target sentence (Shift+Tab) to decode")); break; }
         if (!s->decode_step) s->decode_full = t->T; // <bos> + every decoded token
         int cur = s->decode_step ? s->decode_step : s->decode_full;
@@ -198,6 +211,7 @@ app_do app_state_key(app_state *s, const tf_trace *t, app_key k) {
     case APP_KEY_TOPK: topk_key(s, t); break;
     case APP_KEY_GRID: grid_key(s, t); break;
     case APP_KEY_SNAP_PREV: case APP_KEY_SNAP_NEXT: case APP_KEY_TIMELINE: return snap_key(s, k);
+    case APP_KEY_SIDE_BY_SIDE: s->side_by_side = !s->side_by_side; return s->side_by_side ? APP_DO_PARTNER : APP_DO_NOTHING;
     default:
         if (k >= APP_KEY_HEAD_1 && k <= APP_KEY_HEAD_8) head_go(s, t, k - APP_KEY_HEAD_1);
         break;
@@ -251,6 +265,7 @@ app_do app_state_commit(app_state *s) {
 render_view app_state_view(const app_state *s, const tf_trace *t) {
     if (!t || s->stage < 0 || s->stage >= t->n) return RENDER_VIEW_ARCHITECTURE;
     const tf_stage *st = &t->stages[s->stage];
+    if (s->side_by_side) return RENDER_VIEW_SIDE_BY_SIDE;
     if (s->mode == APP_MODE_GRID && st->head >= 0) return RENDER_VIEW_GRID;
     if (s->mode == APP_MODE_LINES && render_lines_fit(st)) return s->all_heads && st->head >= 0 ? RENDER_VIEW_LINES_HEADS : RENDER_VIEW_LINES;
     if (s->mode == APP_MODE_TOPK && st->col_axis == TF_AXIS_VOCAB) return RENDER_VIEW_TOPK;
@@ -280,6 +295,13 @@ static app_do click(app_state *s, const app_world *wd, const app_layout *lay, do
     for (int i = 0; i < lay->n_boxes; i++) {
         const render_arch_box *b = &lay->boxes[i];
         if (x < b->x || y < b->y || x >= b->x + b->w || y >= b->y + b->h) continue;
+        if (b->stage >= 0 || b->block == TF_BLOCK_NONE) { // a recurrent model's map: a cell is a stage and a time step
+            if (b->stage >= 0 && b->stage < t->n) {
+                set_stage(s, t, b->stage);
+                if (b->step >= 0) s->time_step = b->step;
+            }
+            return APP_DO_NOTHING;
+        }
         int k = tf_block_stage(t, s->stage, b->block); // in the layer being looked at, if on the same side
         if (k < 0) app_state_message(s, 0, _("this model has no %s"), b->label);
         else set_stage(s, t, k);

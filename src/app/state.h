@@ -33,6 +33,7 @@ typedef enum {
     APP_KEY_GRID,                                     // G: every layer and head of the attention
     APP_KEY_SNAP_PREV, APP_KEY_SNAP_NEXT,             // , .: the previous / next training snapshot
     APP_KEY_TIMELINE,                                 // T: the training timeline shown or hidden
+    APP_KEY_SIDE_BY_SIDE,                             // R: the same sentence through the Transformer and a recurrent model
 } app_key;
 
 // A way of drawing the stage that stays chosen while stepping (V, K, G),
@@ -42,7 +43,8 @@ typedef enum { APP_MODE_AUTO, APP_MODE_LINES, APP_MODE_TOPK, APP_MODE_GRID } app
 // What a key asks of the program beyond the state: rerun the model, export,
 // toggle fullscreen. app.c carries these out.
 typedef enum { APP_DO_NOTHING = 0, APP_DO_RERUN = 1, APP_DO_EXPORT = 2, APP_DO_FULLSCREEN = 4, APP_DO_QUIT = 8, APP_DO_LANGUAGE = 16,
-               APP_DO_SNAPSHOT = 32 /* run the sentence on the snapshot s->snap */ } app_do;
+               APP_DO_SNAPSHOT = 32, /* run the sentence on the snapshot s->snap */
+               APP_DO_PARTNER = 64 /* load and run the model compared side by side */ } app_do;
 
 typedef struct {
     int stage;                 // index into the trace
@@ -78,9 +80,12 @@ typedef struct {
     double mouse_x, mouse_y;   // where it is, in window points
     int pressed, dragging;     // left button held in the zoomed view; moved far enough to pan
     double drag_x, drag_y, pan0_x, pan0_y; // where the press was, and the pan then
+    // a recurrent model
+    int time_step;             // the time step (row) looked at, lit in the matrix and the map; -1 none ([ ] move it)
+    int side_by_side;          // R: the sentence through the Transformer and a recurrent model
 } app_state;
 
-#define APP_MAX_BOXES 64
+#define APP_MAX_BOXES 256 // (a recurrent model's map: a box per cell)
 
 typedef struct {
     double x, y, w, h;
@@ -96,6 +101,8 @@ typedef struct {
     int n_gloss;
     const io_timeline *tl;     // the model's training snapshots, or NULL
     const char *snap_says;     // what the snapshot shown translates by itself, or NULL
+    const tf_model *m2;        // the model compared side by side (R), or NULL
+    const tf_run *r2;          // its run on the same sentence, or NULL
 } app_world;
 
 #define APP_MAX_TEXTS 96

@@ -63,6 +63,17 @@ int cli_export_slides(const io_run *c, const char *lang, const render_opts *prot
 // after printing "tviz: FILE:LINE: what is wrong; what to do" (corpus_cmd.c).
 struct tf_lexicon *cli_lexicon(const char *dir);
 
+// The held-out file the shipped models are measured on (<models>/en-fa.heldout.tsv)
+// into buf, or NULL when there is no models folder.
+const char *cli_default_heldout(char *buf, size_t n);
+// Measures each of models (names or paths, n of them) on the corpus file with
+// greedy decoding (tf_eval_corpus): exact match and token accuracy by source
+// length into out, the models' kinds in o's language. outputs (n entries, or
+// NULL) get each model's translations (malloc'd arrays of malloc'd strings).
+// Returns 0, or 1 after printing one line.
+int cli_compare_models(const char *const *models, int n, const char *file, int threads, const render_opts *o, render_compare *out,
+                       char **outputs[]);
+
 // Builds the shipped worked example (d_model 4, the Persian slides' embeddings).
 int cli_preset_worked_example(tf_model *m, tf_err *e);
 int cli_preset_base(tf_model *m, unsigned long long seed, tf_err *e);

@@ -9,14 +9,65 @@
 #include <string.h>
 
 static const char *eval_help =
-    "Usage: tviz eval [--model M] [--threads N] [--show] FILE.tsv\n"
+    "Usage: tviz eval [--model M]... [--threads N] [--show] FILE.tsv\n"
     "Translates every source sentence of FILE (source<TAB>target[<TAB>alignment], as tviz corpus\n"
     "writes) greedily and compares the output with the target, word for word:\n"
     "  exact match     the share of sentences translated exactly\n"
     "  token accuracy  the share of target words the output has at the same position\n"
     "overall and by the number of source words (1-5, 6-10, 11-15, 16-20, 21-30, 31+).\n"
     "Pieces of a subword model are joined back into words first. --show prints every\n"
-    "sentence translated wrongly with the output and the reference. Default model: " IO_DEFAULT_MODEL ".\n";
+    "sentence translated wrongly with the output and the reference. Default model: " IO_DEFAULT_MODEL ".\n"
+    "With several --model options every model is measured on the same file and the\n"
+    "table shows them side by side (tviz export --view compare-length draws it); the shipped\n"
+    "models are measured on assets/models/en-fa.heldout.tsv (share/tviz/models/ once installed).\n";
+
+// Several models side by side: exact match, then token accuracy, by source length.
+static int side_by_side(const char *const *models, int n, const char *file, int threads, int show) {
+    render_opts o;
+    render_opts_default(&o);
+    render_compare c;
+    char **out[RENDER_COMPARE_MAX] = {0};
+    int rc = cli_compare_models(models, n, file, threads, &o, &c, show ? out : NULL);
+    if (!rc) {
+        tf_corpus cor = {0};
+        tf_err e;
+        int line;
+        if (show && !tf_corpus_read(&cor, file, &line, &e))
+            for (int i = 0; i < cor.n; i++)
+                for (int k = 0; k < n; k++) {
+                    char **g, **w;
+                    const char *got = out[k][i];
+                    int ng = got ? tf_split_words(got, &g, NULL) : -1, nw = tf_split_words(cor.p[i].tgt, &w, NULL), same = ng == nw;
+                    for (int q = 0; same && q < nw; q++) same = !strcmp(g[q], w[q]);
+                    if (!same) printf("wrong (%s): %s\n  got:  %s\n  want: %s\n", c.name[k], cor.p[i].src, got ? got : "(longer than the model's max_len)", cor.p[i].tgt);
+                    if (ng > 0) tf_words_free(g, ng);
+                    if (nw > 0) tf_words_free(w, nw);
+                }
+        tf_corpus_free(&cor);
+        printf("%d models on %s: %d sentence pairs\n", n, file, c.total);
+        for (int k = 0; k < n; k++) printf("  %-16s %s\n", c.name[k], c.kind[k]);
+        for (int table = 0; table < 2; table++) {
+            printf("\n%s by source length\n%-12s %7s", table ? "token accuracy" : "exact match", "source words", "pairs");
+            for (int k = 0; k < n; k++) printf(" %16.16s", c.name[k]);
+            printf("\n");
+            for (int b = 0; b <= c.n_buckets; b++) {
+                int all = b == c.n_buckets;
+                printf("%-12s %7d", all ? "all" : c.bucket[b], all ? c.total : c.pairs[b]);
+                for (int k = 0; k < n; k++) {
+                    double v = all ? (table ? c.tokens_all[k] : c.exact_all[k]) : (table ? c.tokens[k][b] : c.exact[k][b]);
+                    if (v < 0) printf(" %16s", "-");
+                    else printf(" %15.1f%%", 100 * v);
+                }
+                printf("\n");
+            }
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        for (int i = 0; out[k] && i < c.total; i++) free(out[k][i]);
+        free(out[k]);
+    }
+    return rc;
+}
 
 static void row(const char *name, const tf_eval_bucket *b) {
     if (!b->n) { printf("%-12s %7d %14s %16s\n", name, 0, "-", "-"); return; }
@@ -24,20 +75,28 @@ static void row(const char *name, const tf_eval_bucket *b) {
 }
 
 int cmd_eval(int argc, char **argv) {
-    const char *model = IO_DEFAULT_MODEL, *file = NULL, *threads_s = NULL;
-    int show = 0;
+    const char *model = IO_DEFAULT_MODEL, *file = NULL, *threads_s = NULL, *models[RENDER_COMPARE_MAX];
+    int show = 0, n_models = 0;
+    char heldout[4200];
     long threads = omp_get_num_procs();
     for (int i = 1; i < argc; i++) {
         int k;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(eval_help, stdout); return 0; }
         if (!strcmp(argv[i], "--show")) { show = 1; continue; }
-        if ((k = io_opt(argc, argv, &i, "--model", NULL, &model))) { if (k < 0) return 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--model", NULL, &model))) {
+            if (k < 0) return 1;
+            if (n_models == RENDER_COMPARE_MAX) return io_error("--model", "at most %d models at a time", RENDER_COMPARE_MAX);
+            models[n_models++] = model;
+            continue;
+        }
         if ((k = io_opt(argc, argv, &i, "--threads", NULL, &threads_s))) { if (k < 0 || cli_whole("--threads", threads_s, 1, 256, &threads)) return 1; continue; }
         if (argv[i][0] == '-' && argv[i][1]) return io_error(argv[i], "unknown option for 'eval'; see tviz eval --help");
         if (file) return io_error(argv[i], "one corpus file at a time; see tviz eval --help");
         file = argv[i];
     }
-    if (!file) return io_error("eval", "needs a corpus file (source<TAB>target per line), e.g. tests/fixtures/everyday.tsv");
+    if (!file) return io_error("eval", "needs a corpus file (source<TAB>target per line), e.g. tests/fixtures/everyday.tsv or the held-out file %s",
+                               cli_default_heldout(heldout, sizeof heldout) ? "models/en-fa.heldout.tsv" : "en-fa.heldout.tsv");
+    if (n_models > 1) return side_by_side(models, n_models, file, (int)threads, show);
     tf_corpus c;
     tf_err e;
     int line = 0;

@@ -8,6 +8,7 @@
 #include <cairo-svg.h>
 #include <errno.h>
 #include <math.h>
+#include <omp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +20,12 @@
 static const char *fmt_ext[] = {"png", "svg", "pdf"};
 
 typedef struct {
-    const char *stage, *view, *cell, *format, *width, *scale, *cmap, *text_scale, *lesson;
+    const char *stage, *view, *cell, *format, *width, *scale, *cmap, *text_scale, *lesson, *heldout, *step;
     int all, contrast;
     const char *top_k, *animate, *to, *delay, *size;
     int timeline, slides;
+    const char *models[RENDER_COMPARE_MAX]; // every --model given (the run uses the last)
+    int n_models;
 } export_args;
 
 static int extra_opt(void *ctx, int argc, char **argv, int *i) {
@@ -33,7 +36,7 @@ static int extra_opt(void *ctx, int argc, char **argv, int *i) {
         {"--stage", &a->stage}, {"--view", &a->view}, {"--cell", &a->cell}, {"--format", &a->format},
         {"--width", &a->width}, {"--scale", &a->scale}, {"--colormap", &a->cmap}, {"--text-scale", &a->text_scale},
         {"--lesson", &a->lesson}, {"--top-k", &a->top_k}, {"--animate", &a->animate}, {"--to", &a->to}, {"--delay", &a->delay},
-        {"--size", &a->size}};
+        {"--size", &a->size}, {"--heldout", &a->heldout}, {"--step", &a->step}};
     for (size_t n = 0; n < sizeof opts / sizeof *opts; n++)
         if ((k = io_opt(argc, argv, i, opts[n].name, NULL, &v))) {
             if (k > 0) *opts[n].dst = v;
@@ -92,8 +95,13 @@ static const char *export_help =
     "Draws one view of a stage (ids as in tviz trace, e.g. enc.0.self_attn.head.1.weights)\n"
     "or, with --all, every stage plus the figures into DIR with an index.html.\n"
     "Views: heatmap, matrix, heads, grid, lines, lines-heads, top-k, pe-heatmap, pe-curves,\n"
-    "       pe-similarity, architecture, arithmetic (needs --cell). Default: heatmap for attention,\n"
-    "       matrix otherwise. --top-k K: tokens a row in the top-k view (default 5).\n"
+    "       pe-similarity, architecture, arithmetic (needs --cell), compare-length (several\n"
+    "       --model: their held-out exact match by source length, on --heldout FILE or\n"
+    "       en-fa.heldout.tsv; --all draws it too when two or more models are given),\n"
+    "       side-by-side (the same sentence through a Transformer and a recurrent model: the\n"
+    "       other is the first --model, or en-fa / rnn-attn-en-fa). Default: heatmap for\n"
+    "       attention, matrix otherwise. --top-k K: tokens a row in the top-k view (default 5).\n"
+    "--step T lights time step T (a row, from 0) of a recurrent model's stage and map.\n"
     "--timeline reads the snapshots beside the model (MODEL.snapshots/, written by tviz train) and\n"
     "draws the stage at each, on the same sentence (the model's own translation, or --tgt).\n"
     "--animate: decoding grows the greedy translation token by token, timeline goes through the\n"
@@ -176,12 +184,32 @@ static int export_all(io_run *c, const char *dir, const io_picture *proto) {
     static const render_view figs[] = {RENDER_VIEW_ARCHITECTURE, RENDER_VIEW_PE_HEATMAP, RENDER_VIEW_PE_CURVES, RENDER_VIEW_PE_SIMILARITY};
     static const char *fig_titles[] = {N_("The architecture (Figure 1 of the paper)"), N_("Positional encoding, as a heatmap"),
                                        N_("Positional encoding, as curves"), N_("Positional encoding, similarity between positions")};
-    for (int k = 0; k < 4; k++, n++) {
+    int lstm = t->n && tf_stage_is_lstm(&t->stages[0]);
+    for (int k = 0; k < 6; k++, n++) {
+        if (lstm && k >= 1 && k <= 3) { n--; continue; } // (a recurrent model has no positional encoding)
+        if (k == 5) { // a second model: the same sentence through both
+            if (!proto->opts.beside) break;
+            e[n].j = *proto;
+            e[n].j.stage = -1;
+            e[n].j.view = RENDER_VIEW_SIDE_BY_SIDE;
+            snprintf(e[n].file, sizeof e[n].file, "figure-side-by-side.%s", ext);
+            snprintf(e[n].title, sizeof e[n].title, "%s", render_tr(&proto->opts, "The same sentence through two models"));
+            continue;
+        }
+        if (k == 4) { // several models: how they compare on the held-out file
+            if (!proto->opts.compare) break;
+            e[n].j = *proto;
+            e[n].j.stage = -1;
+            e[n].j.view = RENDER_VIEW_COMPARE_LENGTH;
+            snprintf(e[n].file, sizeof e[n].file, "figure-compare-length.%s", ext);
+            snprintf(e[n].title, sizeof e[n].title, "%s", render_tr(&proto->opts, "Held-out exact match by source length"));
+            continue;
+        }
         e[n].j = *proto;
         e[n].j.stage = -1;
         e[n].j.view = figs[k];
         snprintf(e[n].file, sizeof e[n].file, "figure-%s.%s", render_view_name(figs[k]), ext);
-        snprintf(e[n].title, sizeof e[n].title, "%s", render_tr(&proto->opts, fig_titles[k]));
+        snprintf(e[n].title, sizeof e[n].title, "%s", render_tr(&proto->opts, lstm && !k ? N_("The network unrolled in time") : fig_titles[k]));
     }
     for (int i = 0; i < t->n; i++, n++) {
         e[n].j = *proto;
@@ -233,6 +261,13 @@ static int export_all(io_run *c, const char *dir, const io_picture *proto) {
 // ---------------------------------------------------------------- the command
 int cmd_export(int argc, char **argv) {
     export_args a = {0};
+    for (int i = 1; i + 1 < argc; i++) // every --model, for compare-length (io_run_start keeps the last)
+        if ((!strcmp(argv[i], "--model") || !strcmp(argv[i], "-m")) && a.n_models < RENDER_COMPARE_MAX) a.models[a.n_models++] = argv[++i];
+        else if (!strncmp(argv[i], "--model=", 8) && a.n_models < RENDER_COMPARE_MAX) a.models[a.n_models++] = argv[i] + 8;
+    render_compare cmp;
+    tf_model other = {0};
+    tf_run other_run = {0};
+    int have_other = 0;
     io_run c;
     int rc = io_run_start(&c, argc, argv, "export", export_help, IO_OPT_OUT | IO_OPT_LANG, extra_opt, &a);
     if (rc) return rc == 2 ? 0 : 1;
@@ -282,15 +317,41 @@ int cmd_export(int argc, char **argv) {
         j.opts.top_k = (int)k;
     }
     if (a.timeline) { rc = cli_export_timeline(&c, &j, a.stage, c.out); goto done; }
+    if (j.view == RENDER_VIEW_COMPARE_LENGTH || (a.all && a.n_models > 1)) {
+        char held[4200];
+        const char *file = a.heldout ? a.heldout : cli_default_heldout(held, sizeof held);
+        if (!file) { io_error("--heldout", "no held-out file: give --heldout FILE.tsv"); goto done; }
+        if (!a.n_models) a.models[a.n_models++] = c.model;
+        if (cli_compare_models(a.models, a.n_models, file, omp_get_num_procs(), &j.opts, &cmp, NULL)) goto done;
+        j.opts.compare = &cmp;
+    }
+    if (a.step) {
+        long st;
+        if (cli_whole("--step", a.step, 0, 100000, &st)) goto done;
+        j.opts.time_step = (int)st;
+    }
+    if (j.view == RENDER_VIEW_SIDE_BY_SIDE || (a.all && a.n_models > 1)) { // the same sentence through the other model
+        int lstm = c.m.cfg.arch == TF_ARCH_LSTM;
+        const char *name = a.n_models > 1 ? a.models[0] : lstm ? "en-fa" : "rnn-attn-en-fa";
+        char path[4096];
+        tf_err e;
+        if (io_load_model(&other, name, path, sizeof path)) goto done;
+        have_other = 1;
+        if (tf_run_sentence(&other_run, &other, c.src, c.tgt, &e)) { io_error(name, "%s", e.msg); goto done; }
+        have_other = 2;
+        j.opts.beside = &other_run.trace;
+        j.opts.beside_model = &other;
+    }
     if (a.all) { rc = export_all(&c, c.out, &j); goto done; }
     if (a.lesson) {
         if (j.fmt == IO_SVG) { io_error("--format", "a handout is a PDF or PNG pages; use --format pdf or png"); goto done; }
         rc = cli_handout(&c, a.lesson, c.lang, j.fmt, c.out);
         goto done;
     }
-    static const render_view stage_free[] = {RENDER_VIEW_PE_HEATMAP, RENDER_VIEW_PE_CURVES, RENDER_VIEW_PE_SIMILARITY, RENDER_VIEW_ARCHITECTURE};
+    static const render_view stage_free[] = {RENDER_VIEW_PE_HEATMAP, RENDER_VIEW_PE_CURVES, RENDER_VIEW_PE_SIMILARITY, RENDER_VIEW_ARCHITECTURE,
+                                             RENDER_VIEW_COMPARE_LENGTH, RENDER_VIEW_SIDE_BY_SIDE};
     int needs_stage = 1;
-    for (size_t k = 0; k < 4; k++) needs_stage &= j.view != stage_free[k];
+    for (size_t k = 0; k < sizeof stage_free / sizeof *stage_free; k++) needs_stage &= j.view != stage_free[k];
     if (a.stage) {
         j.stage = tf_trace_find(t, a.stage);
         if (j.stage < 0) { io_error(a.stage, "is not a stage of this model; ids look like src.pe or enc.0.self_attn.head.0.weights (tviz walk lists them)"); goto done; }
@@ -306,6 +367,8 @@ int cmd_export(int argc, char **argv) {
     }
     rc = export_one(&j, c.out);
 done:
+    if (have_other == 2) tf_run_free(&other_run);
+    if (have_other) tf_model_free(&other);
     io_run_end(&c);
     return rc;
 }

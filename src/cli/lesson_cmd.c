@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "../lesson/lesson.h"
 #include "../render/render.h"
+#include "../io/data.h"
 
 #include <dirent.h>
 #include <fnmatch.h>
@@ -30,9 +31,30 @@ static int reference_ids(tf_model *m, tf_run *r, tf_err *e) {
     return 0;
 }
 
+// The same for a recurrent model (DESIGN.md "Recurrent models"): 2 layers a
+// side, with attention, so every id of such a model exists.
+static int reference_lstm(tf_model *m, tf_run *r, int attention, tf_err *e) {
+    tf_config c = {0};
+    c.arch = TF_ARCH_LSTM;
+    c.E = 4; c.C = 4; c.L_enc = 2; c.attention = attention ? TF_RNN_ATTN_DOT : TF_RNN_ATTN_NONE; c.reverse_source = 1; c.src_append_eos = 1;
+    if (tf_model_init(m, &c, "<unk>\n<bos>\n<eos>", "<unk>\n<bos>\n<eos>", 1, e)) return -1;
+    if (tf_run_sentence(r, m, "a b", "c", e)) { tf_model_free(m); return -1; }
+    return 0;
+}
+
 static int matches_a_stage(const tf_trace *t, const char *pat) {
     if (!strcmp(pat, "intro") || !strcmp(pat, "check")) return 1;
     for (int i = 0; i < t->n; i++) if (!fnmatch(pat, t->stages[i].id, 0)) return 1;
+    return 0;
+}
+
+// A lesson about the recurrent models: one of its sections names a stage only they have.
+static int about_recurrent(const lesson *l, const tf_trace *transformer, const tf_trace *lstm) {
+    for (int s = 0; s < l->n; s++)
+        for (int k = 0; k < l->sec[s].n_patterns; k++) {
+            const char *p = l->sec[s].patterns[k];
+            if (strcmp(p, "intro") && strcmp(p, "check") && matches_a_stage(lstm, p) && !matches_a_stage(transformer, p)) return 1;
+        }
     return 0;
 }
 
@@ -112,9 +134,8 @@ static int check_values(const lesson *l, value_model *vms, int n_vm) {
         }
         for (int b = 0; b < sec->n_blocks && all_ok; b++)
             if (!bad[b] && !shown[b] && sec->blocks[b].cond) { // (a section beside no stage is reported on its own)
-                problem("%s:%d: [if %s] holds beside none of its stages in the models checked (%s, %s, %s), so its values were never read; "
-                        "make it hold for one of them, or remove it", l->path, sec->blocks[b].line, sec->blocks[b].cond,
-                        vms[0].name, vms[1].name, n_vm > 2 ? vms[2].name : "");
+                problem("%s:%d: [if %s] holds beside none of its stages in the models lesson check reads, so its values were never read; "
+                        "make it hold for one of them, or remove it", l->path, sec->blocks[b].line, sec->blocks[b].cond);
                 problems++;
             }
         free(bad);
@@ -200,12 +221,23 @@ static int check(const char *dir, const char *shown) {
     tf_run r;
     tf_err e;
     if (reference_ids(&m, &r, &e)) return io_error(NULL, "cannot build the reference stages: %s", e.msg);
-    value_model vms[3] = {{.name = "a small model on a two-word sentence"}, {.name = "worked-example"}, {.name = IO_DEFAULT_MODEL}};
+    // the Transformers, then the recurrent models (read only for a lesson about them): small ones
+    // on a two-word sentence, with and without attention, and the shipped ones when they are there
+    enum { N_TF = 3, N_VM = 7 };
+    value_model vms[N_VM] = {{.name = "a small model on a two-word sentence"}, {.name = "worked-example"}, {.name = IO_DEFAULT_MODEL},
+                             {.name = "a small RNN with attention on a two-word sentence"}, {.name = "a small seq2seq LSTM on a two-word sentence"},
+                             {.name = "lstm-en-fa"}, {.name = "rnn-attn-en-fa"}};
     vms[0].m = m;
     vms[0].r = r;
     vms[0].ok = 1;
-    for (int v = 1; v < 3; v++) {
+    for (int k = 0; k < 2; k++) {
+        if (reference_lstm(&vms[N_TF + k].m, &vms[N_TF + k].r, !k, &e)) { problem("cannot build a small recurrent model: %s", e.msg); problems++; continue; }
+        vms[N_TF + k].ok = 1;
+    }
+    for (int v = 1; v < N_VM; v++) {
         char mp[4200];
+        if (v >= N_TF && v < N_TF + 2) continue;
+        if (v >= N_TF && io_shipped_model(vms[v].name, mp, sizeof mp)) continue; // (not trained yet: make lstm-en-fa)
         if (io_load_model(&vms[v].m, vms[v].name, mp, sizeof mp)) { problems++; continue; } // (the error is printed)
         if (tf_run_sentence(&vms[v].r, &vms[v].m, IO_DEFAULT_SENTENCE, NULL, &e)) {
             tf_model_free(&vms[v].m);
@@ -245,13 +277,13 @@ static int check(const char *dir, const char *shown) {
             if (lesson_load(&ls[f], path, lang, err, sizeof err)) { problem("%s:%s", path, err); problems++; unread++; continue; }
             n_files++;
             problems += check_chars(path);
-            problems += check_values(&ls[f], vms, 3);
+            problems += check_values(&ls[f], vms, about_recurrent(&ls[f], &r.trace, &vms[N_TF].r.trace) ? N_VM : N_TF);
             for (int s = 0; s < ls[f].n; s++) {
                 const lesson_section *sec = &ls[f].sec[s];
                 n_sections++;
                 int unknown = 0;
                 for (int k = 0; k < sec->n_patterns; k++)
-                    if (!matches_a_stage(&r.trace, sec->patterns[k])) {
+                    if (!matches_a_stage(&r.trace, sec->patterns[k]) && !(vms[N_TF].ok && matches_a_stage(&vms[N_TF].r.trace, sec->patterns[k]))) {
                         unknown = 1;
                         problem("%s:%d: \"%s\" matches no stage; ids look like enc.0.self_attn.head.1.weights (tviz walk lists them)",
                                 path, sec->line, sec->patterns[k]);
@@ -293,7 +325,7 @@ static int check(const char *dir, const char *shown) {
     }
     for (int f = 0; f < nf; f++) lesson_free(&ref[f]);
     if (have_gref) glossary_free(&gref);
-    for (int v = 0; v < 3; v++)
+    for (int v = 0; v < N_VM; v++)
         if (vms[v].ok) {
             tf_run_free(&vms[v].r);
             tf_model_free(&vms[v].m);

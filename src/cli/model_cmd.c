@@ -63,6 +63,13 @@ static int model_info(int argc, char **argv) {
     if (io_load_model(&m, argv[1], path, sizeof path)) return 1;
     const tf_config *c = &m.cfg;
     printf("%s%s\n", argv[1], strcmp(path, argv[1]) ? " (shipped with tviz)" : ""); // as named, not where it was found
+    if (c->arch == TF_ARCH_LSTM) {
+        printf("arch lstm: an LSTM encoder-decoder (Sutskever et al. 2014)%s\n",
+               c->attention == TF_RNN_ATTN_DOT ? " with global dot attention (Luong et al. 2015)" : ", no attention: the decoder sees only v");
+        printf("embed_dim %d · hidden_size %d · layers %d encoder + %d decoder · source %s · max_len %d%s · src_append_eos %d\n", c->E, c->C,
+               c->L_enc, c->L_dec, c->reverse_source ? "read in reverse" : "read in order", c->max_len, c->max_len_set ? "" : " (default)",
+               c->src_append_eos);
+    } else {
     printf("d_model %d · heads %d (d_k = d_v = %d) · layers %d encoder + %d decoder · d_ff %d\n", c->C, c->H, c->D, c->L_enc, c->L_dec, c->F);
     printf("layer_norm_eps %g · embed_scale %s%g · max_len %d%s · src_append_eos %d\n", (double)c->eps,
            c->embed_scale_is_sqrt ? "√d_model = " : "", (double)c->embed_scale, c->max_len, c->max_len_set ? "" : " (default)", c->src_append_eos);
@@ -70,6 +77,7 @@ static int model_info(int argc, char **argv) {
            c->has_enc_norm ? "yes" : "no", c->has_dec_norm ? "yes" : "no",
            c->has_tgt_embed ? "own" : "shared with the source", c->has_generator ? "own" : "tied to the target embedding",
            c->has_generator_bias ? " with bias" : "");
+    }
     print_vocab("src_vocab", &m.src_vocab);
     if (m.shared_vocab) printf("tgt_vocab    shared with src_vocab\n");
     else print_vocab("tgt_vocab", &m.tgt_vocab);

@@ -45,6 +45,14 @@ char *cli_trace_json(const tf_model *m, const tf_run *r) {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "format", "tviz-trace/1");
     cJSON *cfg = cJSON_AddObjectToObject(root, "config");
+    if (c->arch == TF_ARCH_LSTM) { // a recurrent model: its own keys (DESIGN.md "Recurrent models")
+        cJSON_AddStringToObject(cfg, "arch", "lstm");
+        cJSON_AddNumberToObject(cfg, "embed_dim", c->E);
+        cJSON_AddNumberToObject(cfg, "hidden_size", c->C);
+        cJSON_AddNumberToObject(cfg, "num_layers", c->L_enc);
+        cJSON_AddStringToObject(cfg, "attention", c->attention == TF_RNN_ATTN_DOT ? "dot" : "none");
+        cJSON_AddNumberToObject(cfg, "reverse_source", c->reverse_source);
+    } else {
     cJSON_AddNumberToObject(cfg, "d_model", c->C);
     cJSON_AddNumberToObject(cfg, "nhead", c->H);
     cJSON_AddNumberToObject(cfg, "num_encoder_layers", c->L_enc);
@@ -52,6 +60,7 @@ char *cli_trace_json(const tf_model *m, const tf_run *r) {
     cJSON_AddNumberToObject(cfg, "dim_feedforward", c->F);
     cJSON_AddItemToObject(cfg, "layer_norm_eps", number(c->eps));
     cJSON_AddItemToObject(cfg, "embed_scale", number(c->embed_scale));
+    }
     cJSON_AddNumberToObject(cfg, "src_append_eos", c->src_append_eos);
     cJSON_AddNumberToObject(cfg, "max_len", c->max_len);
     cJSON_AddNumberToObject(cfg, "src_vocab_size", c->V_src);

@@ -28,6 +28,12 @@ static const char *train_help =
     "  --corpus-seed N      the built-in corpus's sample (default 1)\n"
     "Model (new runs):\n"
     "  --d-model N (64)  --heads N (4)  --layers N (2 encoder + 2 decoder)  --d-ff N (256)\n"
+    "  --arch lstm          a recurrent encoder-decoder instead (Sutskever et al. 2014): an LSTM\n"
+    "                       reads the source, its final state starts an LSTM decoder; trained by\n"
+    "                       backpropagation through time, gradient-norm clipping and Adam\n"
+    "  --attention dot      (lstm) Luong's global dot attention over the encoder's states (default none)\n"
+    "  --embed-dim N (128)  --hidden N (256)  (lstm) embedding and state sizes; --layers N (2) each side\n"
+    "  --reverse-source 0|1 (lstm) read the source words last to first, as Sutskever §3.3 (default 1)\n"
     "  --bpe N              subword pieces (§5.1): learn N byte-pair merges per language from the\n"
     "                       corpus and store them in the model (src_merges, tgt_merges); a word\n"
     "                       never seen splits into pieces, never <unk> (default 0: whole words)\n"
@@ -38,6 +44,8 @@ static const char *train_help =
     "  --lr-scale X         multiplies the schedule (default 1)\n"
     "  --dropout P          P_drop (default 0.1)  --label-smoothing E (default 0.1)\n"
     "  --seed N             batch order and dropout (default 1); one thread repeats a run exactly\n"
+    "  --lr X               a constant Adam learning rate instead of the schedule (lstm default 0.001)\n"
+    "  --clip X             scale the gradient down to this L2 norm when longer (lstm default 5; 0: never)\n"
     "  --threads N          sentences of a batch in parallel (default: the cores)\n"
     "Output:\n"
     "  -o FILE              the trained model (safetensors, readable by every tviz command)\n"
@@ -53,6 +61,7 @@ typedef struct {
     long steps, save_every, eval_every, batch_tokens, corpus_seed;
     int d_model, heads, layers, d_ff;
     long bpe;
+    int lstm, attention, embed_dim, hidden, reverse; // --arch lstm and its sizes
     tf_train_cfg cfg;
 } train_opts;
 
@@ -241,7 +250,10 @@ static void report_alignment(tf_model *m, const tf_corpus *c, const tf_dataset *
     int words = acc ? tf_align_eval(m, c, d, acc) : -1;
     m->align_layer = m->align_head = -1;
     m->align_rate = -1.0f;
-    if (words > 0) {
+    if (words > 0 && m->cfg.arch == TF_ARCH_LSTM)
+        fprintf(stderr, "tviz: attention alignment on %d held-out target words: dec.attn.weights %5.1f%% predicting  %5.1f%% reading\n",
+                words, 100 * acc[0], 100 * acc[1]);
+    else if (words > 0) {
         fprintf(stderr, "tviz: cross-attention alignment on %d held-out target words (argmax of the row that predicts / reads each word):\n", words);
         for (int l = 0; l < L; l++)
             for (int h = 0; h <= H; h++) {
@@ -276,6 +288,8 @@ static int parse_train(train_opts *o, int argc, char **argv) {
     o->cfg.threads = omp_get_num_procs();
     o->steps = 2000; o->save_every = 250; o->eval_every = 500; o->batch_tokens = 512; o->corpus_seed = 1;
     o->d_model = 64; o->heads = 4; o->layers = 2; o->d_ff = 256;
+    o->embed_dim = 128; o->hidden = 256; o->reverse = 1;
+    int lr_given = 0, clip_given = 0;
     for (int i = 1; i < argc; i++) {
         int rc = 0, k;
         long v = 0;
@@ -291,16 +305,37 @@ static int parse_train(train_opts *o, int argc, char **argv) {
         NUM("--corpus-seed", 0, 1000000000, corpus_seed) NUM("--d-model", 2, 1024, d_model) NUM("--heads", 1, 64, heads)
         NUM("--layers", 1, 12, layers) NUM("--d-ff", 1, 8192, d_ff) NUM("--warmup", 1, 10000000, cfg.warmup)
         NUM("--threads", 1, 256, cfg.threads) NUM("--seed", 0, 1000000000, cfg.seed) NUM("--bpe", 0, 100000, bpe)
+        NUM("--embed-dim", 1, 4096, embed_dim) NUM("--hidden", 1, 4096, hidden) NUM("--reverse-source", 0, 1, reverse)
 #undef NUM
 #define FLT(name, lo, hi, field) if ((k = io_opt(argc, argv, &i, name, NULL, &s))) { double d; if (k < 0 || cli_number(name, s, lo, hi, &d)) return 1; o->field = (float)d; continue; }
         FLT("--lr-scale", 1e-6, 1e6, cfg.lr_scale) FLT("--dropout", 0, 0.9, cfg.dropout)
         FLT("--label-smoothing", 0, 0.9, cfg.label_smoothing)
+        if ((k = io_opt(argc, argv, &i, "--lr", NULL, &s))) { double d; if (k < 0 || cli_number("--lr", s, 1e-7, 10, &d)) return 1; o->cfg.lr_const = (float)d; lr_given = 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--clip", NULL, &s))) { double d; if (k < 0 || cli_number("--clip", s, 0, 1e6, &d)) return 1; o->cfg.clip_norm = (float)d; clip_given = 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--arch", NULL, &s))) {
+            if (k < 0) return 1;
+            if (!strcmp(s, "lstm")) o->lstm = 1;
+            else if (strcmp(s, "transformer")) return io_error("--arch", "\"%s\" is not an architecture; use transformer (the default) or lstm", s);
+            continue;
+        }
+        if ((k = io_opt(argc, argv, &i, "--attention", NULL, &s))) {
+            if (k < 0) return 1;
+            if (!strcmp(s, "dot")) o->attention = 1;
+            else if (strcmp(s, "none")) return io_error("--attention", "\"%s\" is not an attention; use none (the default) or dot", s);
+            continue;
+        }
 #undef FLT
         return io_error(argv[i], "unknown option for 'train'; see tviz train --help");
     }
     if (!o->out) return io_error("train", "needs -o FILE, where to write the trained model");
     if (o->heldout && !o->corpus) return io_error("--heldout", "needs --corpus too (without --corpus the built-in held-out set is used)");
     if (o->d_model % o->heads) return io_error("--heads", "%d does not divide --d-model %d", o->heads, o->d_model);
+    if (o->attention && !o->lstm) return io_error("--attention", "is for --arch lstm (the Transformer has its own attention)");
+    if (o->lstm) { // Sutskever et al.: no dropout in the small model here, clipping at 5; Adam at 0.001
+        if (!lr_given) o->cfg.lr_const = 0.001f;
+        if (!clip_given) o->cfg.clip_norm = 5.0f;
+        o->cfg.dropout = 0.0f;
+    }
     return 0;
 }
 
@@ -373,6 +408,13 @@ static int new_model(tf_model *m, const train_opts *o, const tf_corpus *c, const
     tf_config cfg = {0};
     cfg.C = o->d_model; cfg.H = o->heads; cfg.F = o->d_ff; cfg.L_enc = cfg.L_dec = o->layers;
     cfg.eps = 1e-5f; cfg.embed_scale_is_sqrt = 1; cfg.src_append_eos = 1;
+    if (o->lstm) {
+        cfg.arch = TF_ARCH_LSTM;
+        cfg.E = o->embed_dim;
+        cfg.C = o->hidden;
+        cfg.attention = o->attention ? TF_RNN_ATTN_DOT : TF_RNN_ATTN_NONE;
+        cfg.reverse_source = o->reverse;
+    }
     cfg.max_len = 24; cfg.max_len_set = 1;
     char *sv = NULL, *tv = NULL, *sm = NULL, *tm = NULL;
     tf_bpe sb = {0}, tb = {0};
@@ -451,6 +493,13 @@ int cmd_train(int argc, char **argv) {
     if (tf_batches_make(&bt, &dtrain, (int)o.batch_tokens, t.cfg.seed, &e)) { io_error(cname, "%s", e.msg); goto done; }
     batch = malloc(sizeof *batch * (size_t)bt.max_len);
     if (!batch) { io_error("train", "out of memory"); goto done; }
+    if (m.cfg.arch == TF_ARCH_LSTM)
+        fprintf(stderr, "tviz: training %zu parameters (LSTM: embed_dim %d, hidden_size %d, %d+%d layers, attention %s, source %s; "
+                        "Adam at %g, clipping at %g) on %d pairs (%d batches of about %ld target tokens), %d held out; %d thread%s\n",
+                m.n_params, m.cfg.E, m.cfg.C, m.cfg.L_enc, m.cfg.L_dec, m.cfg.attention == TF_RNN_ATTN_DOT ? "dot" : "none",
+                m.cfg.reverse_source ? "reversed" : "in order", (double)t.cfg.lr_const, (double)t.cfg.clip_norm, dtrain.n, bt.n,
+                o.batch_tokens, dheld.n, t.n_ws, t.n_ws == 1 ? "" : "s");
+    else
     fprintf(stderr, "tviz: training %zu parameters (d_model %d, %d heads, %d+%d layers, d_ff %d) on %d pairs "
                     "(%d batches of about %ld target tokens), %d held out; %d thread%s\n",
             m.n_params, m.cfg.C, m.cfg.H, m.cfg.L_enc, m.cfg.L_dec, m.cfg.F, dtrain.n, bt.n, o.batch_tokens, dheld.n,

@@ -123,7 +123,12 @@ int cmd_walk(int argc, char **argv) {
     if (rc) return rc == 2 ? 0 : 1;
     const tf_trace *t = &c.r.trace;
     const tf_config *cfg = &c.m.cfg;
-    printf("tviz walk — %s: d_model %d, %d heads, %d+%d layers, d_ff %d\n", c.model, cfg->C, cfg->H, cfg->L_enc, cfg->L_dec, cfg->F);
+    if (cfg->arch == TF_ARCH_LSTM)
+        printf("tviz walk — %s: LSTM encoder-decoder, embed_dim %d, hidden_size %d, %d+%d layers, attention %s%s\n", c.model, cfg->E,
+               cfg->C, cfg->L_enc, cfg->L_dec, cfg->attention == TF_RNN_ATTN_DOT ? "dot" : "none",
+               cfg->reverse_source ? ", source read in reverse" : "");
+    else
+        printf("tviz walk — %s: d_model %d, %d heads, %d+%d layers, d_ff %d\n", c.model, cfg->C, cfg->H, cfg->L_enc, cfg->L_dec, cfg->F);
     printf("source:");
     for (int i = 0; i < c.r.S; i++) printf(" %s", t->src_labels[i]);
     printf("\ndecoder input%s:", c.r.greedy ? " (decoded greedily)" : "");

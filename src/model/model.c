@@ -64,6 +64,7 @@ static size_t acts_layout(tf_acts *a, const tf_config *c, float *base) {
 }
 
 int tf_acts_alloc(tf_acts *a, const tf_config *cfg, int S_cap, int T_cap, tf_err *e) {
+    if (cfg->arch == TF_ARCH_LSTM) return tf_lstm_acts_alloc(a, cfg, S_cap, T_cap, e);
     memset(a, 0, sizeof *a);
     a->S_cap = S_cap;
     a->T_cap = T_cap;
@@ -84,6 +85,8 @@ void tf_acts_free(tf_acts *a) {
     free(a->block);
     free(a->enc);
     free(a->dec);
+    free(a->lenc);
+    free(a->ldec);
     memset(a, 0, sizeof *a);
 }
 
@@ -113,6 +116,7 @@ static void ffn_forward(float *hidden, float *out, const tf_layer_w *w, const fl
 }
 
 void tf_encode(tf_acts *a, const tf_model *m, const int *src, int S) {
+    if (m->cfg.arch == TF_ARCH_LSTM) { tf_lstm_encode(a, m, src, S); return; }
     const tf_config *c = &m->cfg;
     int C = c->C;
     a->S = S;
@@ -134,6 +138,7 @@ void tf_encode(tf_acts *a, const tf_model *m, const int *src, int S) {
 }
 
 void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T) {
+    if (m->cfg.arch == TF_ARCH_LSTM) { tf_lstm_decode(a, m, tgt, T); return; }
     const tf_config *c = &m->cfg;
     int C = c->C, S = a->S;
     a->T = T;
@@ -226,6 +231,7 @@ static int run(tf_run *r, const tf_model *m, const char *src, const char *tgt, i
     memset(r, 0, sizeof *r);
     if (tokenize(&m->src_vocab, &m->src_bpe, src, "source", 0, c->src_append_eos, c->max_len,
                  &r->src_ids, &r->src_words, &r->S, &r->n_src_unk, e)) goto fail;
+    tf_source_order(c, r->src_ids, r->src_words, r->S); // a recurrent model may read it backwards
     if (tgt) {
         if (tokenize(&m->tgt_vocab, &m->tgt_bpe, tgt, "target", 1, 0, c->max_len,
                      &r->tgt_ids, &r->tgt_words, &r->T, &r->n_tgt_unk, e)) goto fail;
@@ -246,7 +252,7 @@ static int run(tf_run *r, const tf_model *m, const char *src, const char *tgt, i
         if (next == m->tgt_vocab.eos) { r->stopped_on_eos = 1; break; }
         if (r->T >= c->max_len || (limit > 0 && r->T >= limit)) break;
         r->tgt_ids[r->T++] = next;
-        tf_decode(&r->acts, m, r->tgt_ids, r->T);
+        tf_decode_next(&r->acts, m, r->tgt_ids, r->T);
     }
     if (r->greedy)
         for (int t = 0; t < r->T; t++) {

@@ -28,7 +28,7 @@ int tf_stage_other_layer(const tf_trace *t, int i, int layer) {
 }
 
 int tf_stage_other_head(const tf_trace *t, int i, int head) {
-    if (!valid(t, i)) return -1;
+    if (!valid(t, i) || t->stages[i].family == TF_FAMILY_LSTM) return -1; // (one attention, no heads)
     tf_stage k = t->stages[i];
     if (k.head < 0) { // into this layer's attention
         if (k.layer < 0) return -1;
@@ -42,6 +42,8 @@ int tf_stage_other_head(const tf_trace *t, int i, int head) {
 
 int tf_stage_attention(const tf_trace *t, int from, tf_side side, tf_sublayer sub) {
     const tf_stage *f = valid(t, from) ? &t->stages[from] : NULL;
+    if (f && f->family == TF_FAMILY_LSTM) // the one attention of a recurrent model (Luong's), if it has one
+        return side == TF_SIDE_DEC && sub == TF_SUB_CROSS_ATTN ? tf_stage_lstm(t, TF_SIDE_DEC, -1, TF_OP_WEIGHTS) : -1;
     tf_stage k = {.family = f ? f->family : TF_FAMILY_TRANSFORMER, .side = side, .sublayer = sub, .op = TF_OP_WEIGHTS, .step = -1};
     k.layer = f && f->layer > 0 ? f->layer : 0;
     k.head = f && f->head > 0 ? f->head : 0;
@@ -53,10 +55,26 @@ int tf_stage_attention(const tf_trace *t, int from, tf_side side, tf_sublayer su
 
 static int is_head_op(tf_op op) { return op >= TF_OP_SCORES && op <= TF_OP_HEAD_OUT; }
 
+static tf_sublayer lstm_sublayer(tf_op op) {
+    switch (op) {
+    case TF_OP_GATE_I: case TF_OP_GATE_F: case TF_OP_GATE_G: case TF_OP_GATE_O: case TF_OP_CELL: case TF_OP_HIDDEN:
+        return TF_SUB_RECURRENT;
+    case TF_OP_FINAL_H: case TF_OP_FINAL_C: return TF_SUB_FINAL_STATE;
+    case TF_OP_SCORES: case TF_OP_WEIGHTS: case TF_OP_CONTEXT: case TF_OP_OUT: return TF_SUB_CROSS_ATTN;
+    default: return TF_SUB_NONE;
+    }
+}
+
 int tf_stage_with_op(const tf_trace *t, int i, tf_op op) {
     if (!valid(t, i)) return -1;
     tf_stage k = t->stages[i];
     if (k.op == op) return i;
+    if (k.family == TF_FAMILY_LSTM) { // the same layer's (or block's) stage with that operation
+        k.op = op;
+        k.sublayer = lstm_sublayer(op);
+        if (k.sublayer != t->stages[i].sublayer) return -1;
+        return tf_trace_lookup(t, &k);
+    }
     int add_norm = (op == TF_OP_ADD || op == TF_OP_NORM) && (k.op == TF_OP_ADD || k.op == TF_OP_NORM);
     k.op = op;
     if (!add_norm) k.index = 0; // add2 <-> norm2
@@ -67,6 +85,28 @@ int tf_stage_with_op(const tf_trace *t, int i, tf_op op) {
 
 int tf_stage_is_attention_square(const tf_stage *s) { return s->op >= TF_OP_SCORES && s->op <= TF_OP_WEIGHTS; }
 int tf_stage_is_lstm(const tf_stage *s) { return s->family == TF_FAMILY_LSTM; }
+
+int tf_stage_time_steps(const tf_trace *t, int i) {
+    if (!valid(t, i)) return 0;
+    const tf_stage *s = &t->stages[i];
+    if (s->family != TF_FAMILY_LSTM || (s->row_axis != TF_AXIS_SRC && s->row_axis != TF_AXIS_TGT)) return 0;
+    return s->rows;
+}
+
+int tf_stage_lstm(const tf_trace *t, tf_side side, int layer, tf_op op) {
+    tf_stage k = {.family = TF_FAMILY_LSTM, .side = side, .layer = layer, .sublayer = lstm_sublayer(op), .op = op, .head = -1, .step = -1};
+    return t ? tf_trace_lookup(t, &k) : -1;
+}
+
+int tf_stage_is_gate(const tf_stage *s) {
+    return s->family == TF_FAMILY_LSTM && s->op >= TF_OP_GATE_I && s->op <= TF_OP_GATE_O;
+}
+
+int tf_stage_lstm_layer(const tf_stage *s, int *decoder) {
+    if (s->family != TF_FAMILY_LSTM || s->sublayer != TF_SUB_RECURRENT) return -1;
+    if (decoder) *decoder = s->side == TF_SIDE_DEC;
+    return s->layer;
+}
 
 int tf_stage_count_heads(const tf_trace *t, int i) {
     if (!valid(t, i) || t->stages[i].head < 0) return 0;
@@ -132,9 +172,56 @@ static int put_in(int *in, int n, int max, int k) {
     return n;
 }
 
+// A recurrent model's data flow (DESIGN.md "Recurrent models").
+static int lstm_inputs(const tf_trace *t, int i, int *in, int max) {
+    const tf_stage *s = &t->stages[i];
+    int n = 0, top = -1, dec = s->side == TF_SIDE_DEC;
+    for (int j = 0; j < t->n; j++)
+        if (t->stages[j].family == TF_FAMILY_LSTM && t->stages[j].sublayer == TF_SUB_RECURRENT && t->stages[j].side == TF_SIDE_ENC &&
+            t->stages[j].layer > top) top = t->stages[j].layer;
+    int top_dec = tf_stage_count_layers(t, tf_stage_lstm(t, TF_SIDE_DEC, 0, TF_OP_HIDDEN)) - 1;
+    switch (s->op) {
+    case TF_OP_GATE_I: case TF_OP_GATE_F: case TF_OP_GATE_G: case TF_OP_GATE_O: // x_t, h_{t−1} (of this layer; v at first)
+        n = put_in(in, n, max, s->layer == 0 ? tf_stage_lstm(t, dec ? TF_SIDE_TGT : TF_SIDE_SRC, -1, TF_OP_EMBED)
+                                             : tf_stage_lstm(t, s->side, s->layer - 1, TF_OP_HIDDEN));
+        n = put_in(in, n, max, tf_stage_lstm(t, s->side, s->layer, TF_OP_HIDDEN));
+        if (dec) n = put_in(in, n, max, tf_stage_lstm(t, TF_SIDE_ENC, -1, TF_OP_FINAL_H));
+        return n;
+    case TF_OP_CELL: // f_t ⊙ c_{t−1} + i_t ⊙ g_t
+        n = put_in(in, n, max, tf_stage_with_op(t, i, TF_OP_GATE_F));
+        n = put_in(in, n, max, tf_stage_with_op(t, i, TF_OP_GATE_I));
+        n = put_in(in, n, max, tf_stage_with_op(t, i, TF_OP_GATE_G));
+        if (dec) n = put_in(in, n, max, tf_stage_lstm(t, TF_SIDE_ENC, -1, TF_OP_FINAL_C));
+        return n;
+    case TF_OP_HIDDEN: // o_t ⊙ tanh(c_t)
+        n = put_in(in, n, max, tf_stage_with_op(t, i, TF_OP_GATE_O));
+        return put_in(in, n, max, tf_stage_with_op(t, i, TF_OP_CELL));
+    case TF_OP_FINAL_H: case TF_OP_FINAL_C: // the last row of every encoder layer
+        for (int l = 0; l <= top; l++) n = put_in(in, n, max, tf_stage_lstm(t, TF_SIDE_ENC, l, s->op == TF_OP_FINAL_H ? TF_OP_HIDDEN : TF_OP_CELL));
+        return n;
+    case TF_OP_SCORES: // h_t · h̄_s
+        n = put_in(in, n, max, tf_stage_lstm(t, TF_SIDE_DEC, top_dec, TF_OP_HIDDEN));
+        return put_in(in, n, max, tf_stage_lstm(t, TF_SIDE_ENC, top, TF_OP_HIDDEN));
+    case TF_OP_WEIGHTS: return put_in(in, n, max, tf_stage_with_op(t, i, TF_OP_SCORES));
+    case TF_OP_CONTEXT:
+        n = put_in(in, n, max, tf_stage_with_op(t, i, TF_OP_WEIGHTS));
+        return put_in(in, n, max, tf_stage_lstm(t, TF_SIDE_ENC, top, TF_OP_HIDDEN));
+    case TF_OP_OUT:
+        n = put_in(in, n, max, tf_stage_with_op(t, i, TF_OP_CONTEXT));
+        return put_in(in, n, max, tf_stage_lstm(t, TF_SIDE_DEC, top_dec, TF_OP_HIDDEN));
+    case TF_OP_LOGITS: {
+        int h = tf_stage_lstm(t, TF_SIDE_DEC, -1, TF_OP_OUT);
+        return put_in(in, n, max, h >= 0 ? h : tf_stage_lstm(t, TF_SIDE_DEC, top_dec, TF_OP_HIDDEN));
+    }
+    case TF_OP_PROBS: return put_in(in, n, max, tf_stage_lstm(t, TF_SIDE_OUT, -1, TF_OP_LOGITS));
+    default: return 0;
+    }
+}
+
 int tf_stage_inputs(const tf_trace *t, int i, int *in, int max) {
     if (!valid(t, i)) return 0;
     const tf_stage *s = &t->stages[i];
+    if (s->family == TF_FAMILY_LSTM) return lstm_inputs(t, i, in, max);
     int n = 0;
     switch (s->op) {
     case TF_OP_EMBED: case TF_OP_PE: return 0;
@@ -243,14 +330,15 @@ const char *tf_side_name(tf_side s) {
 }
 
 const char *tf_sublayer_name(tf_sublayer s) {
-    static const char *const names[] = {"none", "self_attn", "cross_attn", "ffn", "add_norm", "final_norm"};
-    return s >= TF_SUB_NONE && s <= TF_SUB_FINAL_NORM ? names[s] : "?";
+    static const char *const names[] = {"none", "self_attn", "cross_attn", "ffn", "add_norm", "final_norm", "recurrent", "final_state"};
+    return s >= TF_SUB_NONE && s <= TF_SUB_FINAL_STATE ? names[s] : "?";
 }
 
 const char *tf_op_name(tf_op op) {
     static const char *const names[TF_OP_COUNT] = {
         "embed", "pe", "input", "q", "k", "v", "scores", "scaled", "masked", "weights", "head_out", "concat", "out",
         "add", "norm", "ffn_hidden", "ffn_out", "logits", "probs",
+        "i", "f", "g", "o", "c", "h", "final_h", "final_c", "context",
     };
     return op >= 0 && op < TF_OP_COUNT ? names[op] : "?";
 }

@@ -102,6 +102,9 @@ int tf_tokens(const tf_bpe *b, const char *sentence, char ***tokens, tf_err *e);
 char *tf_join_tokens(char *const *tokens, int n);
 
 // ---------------------------------------------------------------- config + weights
+typedef enum { TF_ARCH_TRANSFORMER, TF_ARCH_LSTM } tf_arch;
+typedef enum { TF_RNN_ATTN_NONE, TF_RNN_ATTN_DOT } tf_rnn_attention;
+
 typedef struct {
     int C, H, D, F;            // d_model, heads, d_k = C/H, d_ff
     int L_enc, L_dec;          // encoder and decoder layers
@@ -114,6 +117,13 @@ typedef struct {
     int max_len_set;           // 1 when the file gave max_len
     int has_enc_norm, has_dec_norm; // optional final LayerNorms (torch.nn.Transformer has them)
     int has_tgt_embed, has_generator, has_generator_bias;
+    // Recurrent models (__metadata__ arch = lstm, DESIGN.md "Recurrent models"):
+    // C is hidden_size, L_enc = L_dec = num_layers, H 1, D = C, F = 4C (the
+    // four gates side by side), so sizes read the same everywhere.
+    tf_arch arch;              // TF_ARCH_TRANSFORMER (the default) or TF_ARCH_LSTM
+    int E;                     // embed_dim (lstm); 0 for the Transformer
+    tf_rnn_attention attention; // lstm: TF_RNN_ATTN_NONE or TF_RNN_ATTN_DOT (Luong, global, no input feeding)
+    int reverse_source;        // lstm: 1 reads the source words last to first (Sutskever §2); <eos> stays last
 } tf_config;
 
 typedef struct {
@@ -131,6 +141,15 @@ typedef struct {
     float *n1w, *n1b, *n2w, *n2b;    // (C) each
     float *n3w, *n3b;                // (C) decoder only
 } tf_layer_w;
+
+// One layer of a recurrent stack, as torch.nn.LSTM stores it (gate order i, f, g, o).
+// Letters here: E embed_dim, C hidden_size (DESIGN.md calls it H).
+typedef struct {
+    float *w_ih;   // (4C, E for layer 0, else C)  weight_ih_l{k}
+    float *w_hh;   // (4C, C)                      weight_hh_l{k}
+    float *b_ih;   // (4C)                         bias_ih_l{k}
+    float *b_hh;   // (4C)                         bias_hh_l{k}
+} tf_lstm_w;
 
 typedef struct {
     tf_config cfg;
@@ -173,6 +192,10 @@ typedef struct {
     float align_rate;
     float *loss_curve; int n_loss_curve, loss_every;   // (n_loss_curve)
     int *heldout_steps; float *heldout_curve; int n_heldout_curve; // (n_heldout_curve) each
+    // arch lstm (src_embed, tgt_embed, gen_w, gen_b above serve it too, (V, E) and (V_tgt, C)):
+    tf_lstm_w *lenc, *ldec;  // (L) encoder and decoder layers ("encoder.weight_ih_l0", …)
+    float *attn_cw;          // (C, 2C) attention = dot: W_c of h̃ = tanh(W_c [c_t ; h_t] + b_c)  "attn.combine.weight"
+    float *attn_cb;          // (C)                                                           "attn.combine.bias"
 } tf_model;
 
 int tf_model_load(tf_model *m, const char *path, tf_err *e);
@@ -263,6 +286,12 @@ typedef struct {
     float *drop1, *drop2, *drop3; // (T,C)
 } tf_layer_acts;
 
+// One recurrent layer's activations over the time steps of its side (X = S or T).
+typedef struct {
+    float *i, *f, *g, *o;        // (X,C) gate activations: σ, σ, tanh, σ
+    float *c, *h;                // (X,C) cell state c_t = f ⊙ c_{t−1} + i ⊙ g;  h_t = o ⊙ tanh(c_t)
+} tf_lstm_acts;
+
 typedef struct {
     int S, T;                    // lengths in use
     int S_cap, T_cap;            // lengths allocated
@@ -278,6 +307,16 @@ typedef struct {
     tf_layer_acts *dec;          // (L_dec)
     float *block;                // one allocation for everything above
     size_t n_floats;
+    // arch lstm (lstm.c): src_embed (S,E), tgt_embed (T,E), logits and probs
+    // above; rows are time steps in the order the network reads them.
+    tf_lstm_acts *lenc, *ldec;   // (L) each
+    float *final_h, *final_c;    // (L,C) the encoder's state after its last step: Sutskever's v
+    float *attn_scores;          // (T,S) h_tᵀ h̄_s              (attention = dot)
+    float *attn_weights;         // (T,S) softmax of each row
+    float *attn_context;         // (T,C) Σ_s weights · h̄_s
+    float *attn_out;             // (T,C) h̃ = tanh(W_c [context ; h_t] + b_c)
+    float *top;                  // (T,C) what the output layer reads: attn_out, or the top decoder layer's h
+    float *gates;                // (max(S,T),4C) scratch: pre-activations of the four gates
 } tf_acts;
 
 int tf_acts_alloc(tf_acts *a, const tf_config *cfg, int S_cap, int T_cap, tf_err *e);
@@ -291,6 +330,23 @@ void tf_attention(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const fl
 // The forward pass. src (S) and tgt (T) are token ids; tgt starts with <bos>.
 void tf_encode(tf_acts *a, const tf_model *m, const int *src, int S);
 void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T); // after tf_encode
+// (Both run the recurrent model when m->cfg.arch is TF_ARCH_LSTM: tf_lstm_encode, tf_lstm_decode.)
+// Greedy decoding's step: the same as tf_decode on tgt (T), after a tf_decode
+// or tf_decode_next on its first T−1 tokens. A recurrent model computes only
+// the new position (the earlier ones do not change); the Transformer all of them.
+void tf_decode_next(tf_acts *a, const tf_model *m, const int *tgt, int T);
+
+// ---------------------------------------------------------------- the recurrent models (lstm.c)
+// Sutskever et al. (2014) §2 and Luong et al. (2015): DESIGN.md "Recurrent models".
+// src (S) is in the order the encoder reads it: tf_source_order puts it there.
+void tf_lstm_encode(tf_acts *a, const tf_model *m, const int *src, int S);
+void tf_lstm_decode(tf_acts *a, const tf_model *m, const int *tgt, int T);
+// Puts a tokenized source (S ids, a trailing <eos> included when the model
+// appends one) in the order the model reads it: the words reversed when
+// reverse_source is 1, <eos> last. Does nothing for other models. The
+// strings of words (or NULL) are moved the same way.
+void tf_source_order(const tf_config *c, int *ids, char **words, int S);
+int tf_lstm_acts_alloc(tf_acts *a, const tf_config *cfg, int S_cap, int T_cap, tf_err *e);
 
 // ---------------------------------------------------------------- the Trace
 typedef enum {
@@ -300,7 +356,9 @@ typedef enum {
     TF_KIND_IDS       // token ids
 } tf_kind;
 
-typedef enum { TF_AXIS_SRC, TF_AXIS_TGT, TF_AXIS_DIM, TF_AXIS_VOCAB } tf_axis;
+typedef enum { TF_AXIS_SRC, TF_AXIS_TGT, TF_AXIS_DIM, TF_AXIS_VOCAB,
+               TF_AXIS_LAYER  // one row per layer (enc.final.h, enc.final.c of a recurrent model)
+} tf_axis;
 
 // A stage's identity, as fields: what the window, the exporter, the lessons
 // and the JSON ask about a stage. Only src/model makes or reads stage ids;
@@ -314,6 +372,8 @@ typedef enum {
     TF_SUB_FFN,         // position-wise feed-forward network
     TF_SUB_ADD_NORM,    // residual connection and LayerNorm after a sublayer
     TF_SUB_FINAL_NORM,  // the optional LayerNorm after a whole stack
+    TF_SUB_RECURRENT,   // an LSTM layer: gates, cell and hidden state over the time steps
+    TF_SUB_FINAL_STATE, // the encoder's last (h, c) of every layer, handed to the decoder (v)
 } tf_sublayer;
 typedef enum {
     TF_OP_EMBED, TF_OP_PE, TF_OP_INPUT,                         // src.* / tgt.*
@@ -323,6 +383,11 @@ typedef enum {
     TF_OP_ADD, TF_OP_NORM,                                      // x + Sublayer(x), LayerNorm
     TF_OP_FFN_HIDDEN, TF_OP_FFN_OUT,
     TF_OP_LOGITS, TF_OP_PROBS,
+    // recurrent models (family lstm); their attention reuses SCORES, WEIGHTS and OUT (h̃)
+    TF_OP_GATE_I, TF_OP_GATE_F, TF_OP_GATE_G, TF_OP_GATE_O, // input, forget gates, cell candidate, output gate
+    TF_OP_CELL, TF_OP_HIDDEN,                               // c_t, h_t
+    TF_OP_FINAL_H, TF_OP_FINAL_C,                           // the encoder's last h and c of every layer
+    TF_OP_CONTEXT,                                          // Σ_s a_t(s) h̄_s
     TF_OP_COUNT
 } tf_op;
 
@@ -369,6 +434,8 @@ int tf_trace_build(tf_trace *t, const tf_model *m, const tf_acts *a,
 const char *tf_axis_label(const tf_trace *t, tf_axis axis, int i, char *buf, size_t n);
 void tf_trace_free(tf_trace *t);
 int tf_trace_find(const tf_trace *t, const char *id); // index or -1
+// The same for a recurrent model (lstm.c; tf_trace_build calls it).
+int tf_lstm_trace_build(tf_trace *t, const tf_model *m, const tf_acts *a);
 
 // ---------------------------------------------------------------- stage identity (stage.c)
 // Questions the other rooms ask about stages. Each returns a stage index, or
@@ -393,6 +460,17 @@ int tf_stage_count_heads(const tf_trace *t, int i);   // heads of stage i's atte
 int tf_stage_count_layers(const tf_trace *t, int i);  // layers that have stage i's operation
 int tf_stage_is_attention_square(const tf_stage *s);  // queries × keys: scores, scaled, masked, weights
 int tf_stage_is_lstm(const tf_stage *s);
+// Recurrent models: how many time steps stage i's rows are (S for the
+// encoder's stages, T for the decoder's and the output's; 0 when its rows are
+// not time steps, as enc.final.h, or for the Transformer).
+int tf_stage_time_steps(const tf_trace *t, int i);
+// The stage of a recurrent model with these fields (layer -1 for stages
+// outside a layer), or -1.
+int tf_stage_lstm(const tf_trace *t, tf_side side, int layer, tf_op op);
+int tf_stage_is_gate(const tf_stage *s);       // i, f, g or o of an LSTM layer
+// The weights stage i's values come from: for an LSTM layer the layer index
+// (its tf_lstm_w), with *decoder set for the decoder's; -1 when none.
+int tf_stage_lstm_layer(const tf_stage *s, int *decoder);
 // Figure 1: the block a stage belongs to, and the block's first stage, in the
 // layer of stage from when from is on the block's side, else in layer 0.
 tf_block tf_stage_block(const tf_stage *s);

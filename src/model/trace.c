@@ -237,13 +237,17 @@ static void walk(ctx *x) {
 int tf_trace_build(tf_trace *t, const tf_model *m, const tf_acts *a,
                    const char *const *src_labels, const char *const *tgt_labels, tf_err *e) {
     memset(t, 0, sizeof *t);
-    ctx x = {.t = t, .a = a, .c = &m->cfg};
-    walk(&x); // count
-    int n = t->n;
-    t->stages = calloc((size_t)n, sizeof *t->stages);
-    if (!t->stages) return tf_fail(e, "out of memory for the trace");
-    t->n = 0;
-    walk(&x); // fill
+    if (m->cfg.arch == TF_ARCH_LSTM) {
+        if (tf_lstm_trace_build(t, m, a)) return tf_fail(e, "out of memory for the trace");
+    } else {
+        ctx x = {.t = t, .a = a, .c = &m->cfg};
+        walk(&x); // count
+        int n = t->n;
+        t->stages = calloc((size_t)n, sizeof *t->stages);
+        if (!t->stages) return tf_fail(e, "out of memory for the trace");
+        t->n = 0;
+        walk(&x); // fill
+    }
     t->S = a->S;
     t->T = a->T;
     t->C = m->cfg.C;
@@ -269,6 +273,7 @@ const char *tf_axis_label(const tf_trace *t, tf_axis axis, int i, char *buf, siz
     case TF_AXIS_SRC: return t->src_labels[i];
     case TF_AXIS_TGT: return t->tgt_labels[i];
     case TF_AXIS_VOCAB: return t->vocab[i];
+    case TF_AXIS_LAYER: snprintf(buf, n, "layer %d", i + 1); return buf;
     default: snprintf(buf, n, "%d", i); return buf;
     }
 }

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { REQUIRED, OPT_ENC_NORM, OPT_DEC_NORM, OPT_TGT_EMBED, OPT_GENERATOR, OPT_GENERATOR_BIAS };
+enum { REQUIRED, OPT_ENC_NORM, OPT_DEC_NORM, OPT_TGT_EMBED, OPT_GENERATOR, OPT_GENERATOR_BIAS, OPT_RNN_ATTN };
 
 typedef struct {
     char name[96];
@@ -35,6 +35,7 @@ static int present(const tf_config *c, int group) {
     case OPT_TGT_EMBED: return c->has_tgt_embed;
     case OPT_GENERATOR: return c->has_generator;
     case OPT_GENERATOR_BIAS: return c->has_generator_bias;
+    case OPT_RNN_ATTN: return c->attention == TF_RNN_ATTN_DOT;
     }
     return 1;
 }
@@ -79,9 +80,35 @@ static void add_layer(param *p, int *n, tf_layer_w *w, const char *side, int l, 
     }
 }
 
+// A recurrent model (DESIGN.md "Recurrent models"): torch.nn.LSTM's names,
+// "encoder.weight_ih_l0" …, then the embeddings, attention and generator.
+static int lstm_param_table(tf_model *m, param *p) {
+    const tf_config *c = &m->cfg;
+    int n = 0, C = c->C, E = c->E;
+    for (int side = 0; side < 2; side++) {
+        tf_lstm_w *w = side ? m->ldec : m->lenc;
+        const char *name = side ? "decoder" : "encoder";
+        char f[96];
+        for (int l = 0; l < c->L_enc; l++) {
+            snprintf(f, sizeof f, "%s.weight_ih_l%%d", name); add(p, &n, &w[l].w_ih, REQUIRED, 4 * C, l ? C : E, f, l);
+            snprintf(f, sizeof f, "%s.weight_hh_l%%d", name); add(p, &n, &w[l].w_hh, REQUIRED, 4 * C, C, f, l);
+            snprintf(f, sizeof f, "%s.bias_ih_l%%d", name);   add(p, &n, &w[l].b_ih, REQUIRED, 4 * C, 0, f, l);
+            snprintf(f, sizeof f, "%s.bias_hh_l%%d", name);   add(p, &n, &w[l].b_hh, REQUIRED, 4 * C, 0, f, l);
+        }
+    }
+    add(p, &n, &m->attn_cw, OPT_RNN_ATTN, C, 2 * C, "attn.combine.weight", 0);
+    add(p, &n, &m->attn_cb, OPT_RNN_ATTN, C, 0, "attn.combine.bias", 0);
+    add(p, &n, &m->src_embed, REQUIRED, c->V_src, E, "src_embed.weight", 0);
+    add(p, &n, &m->tgt_embed, REQUIRED, c->V_tgt, E, "tgt_embed.weight", 0);
+    add(p, &n, &m->gen_w, REQUIRED, c->V_tgt, C, "generator.weight", 0);
+    add(p, &n, &m->gen_b, REQUIRED, c->V_tgt, 0, "generator.bias", 0);
+    return n;
+}
+
 // Every tensor a model of config c may have, in file order. p NULL counts.
 static int param_table(tf_model *m, param *p) {
     const tf_config *c = &m->cfg;
+    if (c->arch == TF_ARCH_LSTM) return lstm_param_table(m, p);
     int n = 0, C = c->C, F = c->F;
     for (int l = 0; l < c->L_enc; l++) add_layer(p, &n, &m->enc[l], "encoder", l, C, F, 0);
     add(p, &n, &m->enc_norm_w, OPT_ENC_NORM, C, 0, "encoder.norm.weight", 0);
@@ -99,6 +126,12 @@ static int param_table(tf_model *m, param *p) {
 static size_t numel(const param *p) { return (size_t)p->shape[0] * (size_t)(p->rank == 2 ? p->shape[1] : 1); }
 
 static int alloc_layers(tf_model *m, tf_err *e) {
+    if (m->cfg.arch == TF_ARCH_LSTM) {
+        m->lenc = calloc((size_t)m->cfg.L_enc, sizeof *m->lenc);
+        m->ldec = calloc((size_t)m->cfg.L_dec, sizeof *m->ldec);
+        if (!m->lenc || !m->ldec) return tf_fail(e, "out of memory for the model's layers");
+        return 0;
+    }
     m->enc = calloc((size_t)m->cfg.L_enc, sizeof *m->enc);
     m->dec = calloc((size_t)m->cfg.L_dec, sizeof *m->dec);
     if (!m->enc || !m->dec) return tf_fail(e, "out of memory for the model's layers");
@@ -112,7 +145,28 @@ static void tie(tf_model *m) {
     if (!m->cfg.has_generator_bias) m->gen_b = NULL;
 }
 
+// A recurrent model's sizes, in its own keys; fills the Transformer's letters
+// the rest of tviz reads (C = hidden_size, H 1, D = C, F = 4C, L_enc = L_dec).
+static int check_lstm_config(tf_config *c, tf_err *e) {
+    if (c->E < 1 || c->E > TF_MAX_C) return tf_fail(e, "__metadata__ \"embed_dim\" %d is outside 1..%d", c->E, TF_MAX_C);
+    if (c->C < 1 || c->C > TF_MAX_C) return tf_fail(e, "__metadata__ \"hidden_size\" %d is outside 1..%d", c->C, TF_MAX_C);
+    if (c->L_enc < 1 || c->L_enc > TF_MAX_L) return tf_fail(e, "__metadata__ \"num_layers\" %d is outside 1..%d", c->L_enc, TF_MAX_L);
+    if (c->max_len < 1 || c->max_len > 100000) return tf_fail(e, "max_len %d is outside 1..100000", c->max_len);
+    if (c->reverse_source != 0 && c->reverse_source != 1) return tf_fail(e, "__metadata__ \"reverse_source\" must be \"0\" or \"1\"");
+    c->L_dec = c->L_enc;
+    c->H = 1;
+    c->D = c->C;
+    c->F = 4 * c->C;
+    c->eps = 1e-5f;
+    c->embed_scale = 1.0f;
+    c->embed_scale_is_sqrt = 0;
+    c->has_enc_norm = c->has_dec_norm = 0;
+    c->has_tgt_embed = c->has_generator = c->has_generator_bias = 1;
+    return 0;
+}
+
 static int check_config(const tf_config *c, tf_err *e) {
+    if (c->arch == TF_ARCH_LSTM) return check_lstm_config((tf_config *)c, e);
     if (c->C < 1 || c->C > TF_MAX_C) return tf_fail(e, "d_model %d is outside 1..%d", c->C, TF_MAX_C);
     if (c->H < 1 || c->H > TF_MAX_H) return tf_fail(e, "nhead %d is outside 1..%d", c->H, TF_MAX_H);
     if (c->C % c->H) return tf_fail(e, "d_model %d is not divisible by nhead %d; each head needs d_model/nhead dimensions", c->C, c->H);
@@ -262,8 +316,33 @@ int tf_model_set_curves(tf_model *m, const float *loss, int n, int every, const 
     return 0;
 }
 
+// arch = lstm: embed_dim, hidden_size, num_layers, attention, reverse_source (DESIGN.md).
+static int read_lstm_config(tf_config *c, const cJSON *meta, tf_err *e) {
+    const char *s;
+    if (meta_int(meta, "embed_dim", 1, 0, &c->E, e) || meta_int(meta, "hidden_size", 1, 0, &c->C, e) ||
+        meta_int(meta, "num_layers", 1, 0, &c->L_enc, e) || meta_int(meta, "reverse_source", 0, 0, &c->reverse_source, e) ||
+        meta_int(meta, "src_append_eos", 0, 0, &c->src_append_eos, e) || meta_int(meta, "max_len", 0, 0, &c->max_len, e) ||
+        meta_str(meta, "attention", &s, e))
+        return -1;
+    if (!s || !strcmp(s, "none")) c->attention = TF_RNN_ATTN_NONE;
+    else if (!strcmp(s, "dot")) c->attention = TF_RNN_ATTN_DOT;
+    else return tf_fail(e, "__metadata__ \"attention\" is \"%.40s\"; tviz knows \"none\" and \"dot\" (Luong's global dot attention)", s);
+    if (c->src_append_eos != 0 && c->src_append_eos != 1) return tf_fail(e, "__metadata__ \"src_append_eos\" must be \"0\" or \"1\"");
+    c->max_len_set = c->max_len != 0;
+    if (!c->max_len_set) c->max_len = TF_DEFAULT_MAX_LEN;
+    return check_config(c, e);
+}
+
 static int read_config(tf_config *c, const cJSON *meta, tf_err *e) {
     memset(c, 0, sizeof *c);
+    const char *arch;
+    if (meta_str(meta, "arch", &arch, e)) return -1;
+    if (arch && !strcmp(arch, "lstm")) {
+        c->arch = TF_ARCH_LSTM;
+        return read_lstm_config(c, meta, e);
+    }
+    if (arch && strcmp(arch, "transformer"))
+        return tf_fail(e, "__metadata__ \"arch\" is \"%.40s\"; tviz reads \"transformer\" (the default) and \"lstm\"", arch);
     if (meta_int(meta, "d_model", 1, 0, &c->C, e) || meta_int(meta, "nhead", 1, 0, &c->H, e) ||
         meta_int(meta, "num_encoder_layers", 1, 0, &c->L_enc, e) ||
         meta_int(meta, "num_decoder_layers", 1, 0, &c->L_dec, e) ||
@@ -406,11 +485,13 @@ int tf_model_load_mem(tf_model *m, const void *file, size_t size, tf_err *e) {
     const char *data = json + hl;
     size_t data_size = size - 8 - (size_t)hl;
     tf_config *c = &m->cfg;
-    c->has_enc_norm = (cJSON_GetObjectItemCaseSensitive(root, "encoder.norm.weight") != NULL);
-    c->has_dec_norm = (cJSON_GetObjectItemCaseSensitive(root, "decoder.norm.weight") != NULL);
-    c->has_tgt_embed = (cJSON_GetObjectItemCaseSensitive(root, "tgt_embed.weight") != NULL);
-    c->has_generator = (cJSON_GetObjectItemCaseSensitive(root, "generator.weight") != NULL);
-    c->has_generator_bias = (cJSON_GetObjectItemCaseSensitive(root, "generator.bias") != NULL);
+    if (c->arch != TF_ARCH_LSTM) { // (a recurrent model has every one: check_lstm_config)
+        c->has_enc_norm = (cJSON_GetObjectItemCaseSensitive(root, "encoder.norm.weight") != NULL);
+        c->has_dec_norm = (cJSON_GetObjectItemCaseSensitive(root, "decoder.norm.weight") != NULL);
+        c->has_tgt_embed = (cJSON_GetObjectItemCaseSensitive(root, "tgt_embed.weight") != NULL);
+        c->has_generator = (cJSON_GetObjectItemCaseSensitive(root, "generator.weight") != NULL);
+        c->has_generator_bias = (cJSON_GetObjectItemCaseSensitive(root, "generator.bias") != NULL);
+    }
     if (!c->has_tgt_embed && c->V_tgt != c->V_src) {
         tf_fail(e, "there is a tgt_vocab of %d tokens but no tgt_embed.weight; add the target embedding, or drop tgt_vocab to share the source one", c->V_tgt);
         goto fail;
@@ -445,8 +526,12 @@ int tf_model_load_mem(tf_model *m, const void *file, size_t size, tf_err *e) {
             char got[48], want[48];
             shape_str(got, sizeof got, shape, rank);
             shape_str(want, sizeof want, tab[k].shape, tab[k].rank);
-            tf_fail(e, "tensor \"%s\" has shape %s but the config (d_model %d, nhead %d, dim_feedforward %d, %d+%d tokens) needs %s",
-                    tab[k].name, got, c->C, c->H, c->F, c->V_src, c->V_tgt, want);
+            if (c->arch == TF_ARCH_LSTM)
+                tf_fail(e, "tensor \"%s\" has shape %s but the config (embed_dim %d, hidden_size %d, num_layers %d, %d+%d tokens) needs %s",
+                        tab[k].name, got, c->E, c->C, c->L_enc, c->V_src, c->V_tgt, want);
+            else
+                tf_fail(e, "tensor \"%s\" has shape %s but the config (d_model %d, nhead %d, dim_feedforward %d, %d+%d tokens) needs %s",
+                        tab[k].name, got, c->C, c->H, c->F, c->V_src, c->V_tgt, want);
             goto fail;
         }
         found[k] = 1;
@@ -465,8 +550,12 @@ int tf_model_load_mem(tf_model *m, const void *file, size_t size, tf_err *e) {
     size_t used = 0;
     for (int k = 0; k < np; k++) {
         if (!found[k]) {
-            if (tab[k].group == REQUIRED) {
-                tf_fail(e, "tensor \"%s\" is missing; a torch.nn.Transformer of this config has it", tab[k].name);
+            if (tab[k].group == REQUIRED || (tab[k].group == OPT_RNN_ATTN && present(c, OPT_RNN_ATTN))) { // (attention = dot needs W_c)
+                if (c->arch == TF_ARCH_LSTM)
+                    tf_fail(e, "tensor \"%s\" is missing; a recurrent model of this config (num_layers %d, attention %s) has it", tab[k].name,
+                            c->L_enc, c->attention == TF_RNN_ATTN_DOT ? "dot" : "none");
+                else
+                    tf_fail(e, "tensor \"%s\" is missing; a torch.nn.Transformer of this config has it", tab[k].name);
                 goto fail;
             }
             continue;
@@ -508,6 +597,8 @@ void tf_model_free(tf_model *m) {
     free(m->owned);
     free(m->enc);
     free(m->dec);
+    free(m->lenc);
+    free(m->ldec);
     tf_vocab_free(&m->src_vocab);
     tf_vocab_free(&m->tgt_vocab);
     tf_bpe_free(&m->src_bpe);
@@ -569,6 +660,14 @@ static cJSON *metadata_json(const tf_model *m) {
     cJSON *meta = cJSON_CreateObject();
     char buf[64];
 #define META_INT(key, v) (snprintf(buf, sizeof buf, "%d", (v)), cJSON_AddStringToObject(meta, key, buf))
+    if (c->arch == TF_ARCH_LSTM) {
+        cJSON_AddStringToObject(meta, "arch", "lstm");
+        META_INT("embed_dim", c->E);
+        META_INT("hidden_size", c->C);
+        META_INT("num_layers", c->L_enc);
+        cJSON_AddStringToObject(meta, "attention", c->attention == TF_RNN_ATTN_DOT ? "dot" : "none");
+        META_INT("reverse_source", c->reverse_source);
+    } else {
     META_INT("d_model", c->C);
     META_INT("nhead", c->H);
     META_INT("num_encoder_layers", c->L_enc);
@@ -578,6 +677,7 @@ static cJSON *metadata_json(const tf_model *m) {
     cJSON_AddStringToObject(meta, "layer_norm_eps", buf);
     if (c->embed_scale_is_sqrt) cJSON_AddStringToObject(meta, "embed_scale", "sqrt");
     else { snprintf(buf, sizeof buf, "%.9g", (double)c->embed_scale); cJSON_AddStringToObject(meta, "embed_scale", buf); }
+    }
     META_INT("src_append_eos", c->src_append_eos);
     if (c->max_len_set) META_INT("max_len", c->max_len);
 #undef META_INT
@@ -731,14 +831,16 @@ int tf_model_init(tf_model *m, const tf_config *cfg, const char *src_vocab, cons
     tf_config *c = &m->cfg;
     if (!c->max_len_set) c->max_len = TF_DEFAULT_MAX_LEN;
     if (check_config(c, e)) return -1;
-    c->D = c->C / c->H;
-    if (c->embed_scale_is_sqrt) c->embed_scale = sqrtf((float)c->C);
+    if (c->arch != TF_ARCH_LSTM) {
+        c->D = c->C / c->H;
+        if (c->embed_scale_is_sqrt) c->embed_scale = sqrtf((float)c->C);
+    }
     if (tf_vocab_parse(&m->src_vocab, src_vocab, "src_vocab", e)) goto fail;
     m->shared_vocab = tgt_vocab == NULL;
     if (tf_vocab_parse(&m->tgt_vocab, tgt_vocab ? tgt_vocab : src_vocab, tgt_vocab ? "tgt_vocab" : "src_vocab", e)) goto fail;
     c->V_src = m->src_vocab.n;
     c->V_tgt = m->tgt_vocab.n;
-    c->has_tgt_embed = tgt_vocab != NULL;
+    if (c->arch != TF_ARCH_LSTM) c->has_tgt_embed = tgt_vocab != NULL;
     if (check_vocabs(m, e) || alloc_layers(m, e)) goto fail;
     int np = param_table(m, NULL);
     param *tab = calloc((size_t)np, sizeof *tab);
@@ -759,7 +861,11 @@ int tf_model_init(tf_model *m, const tf_config *cfg, const char *src_vocab, cons
         const char *nm = tab[k].name;
         size_t l = strlen(nm);
         int is_norm = strstr(nm, "norm") != NULL;
-        if (tab[k].rank == 2) {
+        if (c->arch == TF_ARCH_LSTM && (!strncmp(nm, "encoder.", 8) || !strncmp(nm, "decoder.", 8) || !strncmp(nm, "attn.", 5))) {
+            // torch.nn.LSTM's own: every weight and bias U(-k, k), k = 1/√hidden_size
+            float a = 1.0f / sqrtf((float)c->C);
+            for (size_t i = 0; i < n; i++) w[i] = (2.0f * tf_rng_uniform(&rng) - 1.0f) * a;
+        } else if (tab[k].rank == 2) {
             // Xavier (Glorot) uniform: U(-a, a), a = √(6 / (fan_in + fan_out))
             float a = sqrtf(6.0f / (float)(tab[k].shape[0] + tab[k].shape[1]));
             for (size_t i = 0; i < n; i++) w[i] = (2.0f * tf_rng_uniform(&rng) - 1.0f) * a;

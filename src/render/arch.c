@@ -475,6 +475,7 @@ static void draw_badge(cairo_t *cr, const layout *L, const tf_stage *s, const mo
 
 int render_architecture(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, const render_opts *o, double w,
                         double h, render_arch_box *boxes, int max) {
+    if (t && t->n > 0 && tf_stage_is_lstm(&t->stages[0])) return render_unrolled(cr, t, m, stage, o, w, h, boxes, max);
     render_theme th = render_theme_get(o);
     render_set_rgb(cr, th.bg);
     cairo_rectangle(cr, 0, 0, w, h);
@@ -550,7 +551,7 @@ int render_architecture(cairo_t *cr, const tf_trace *t, const tf_model *m, int s
         if (boxes && n < max) {
             render_arch_box *x = &boxes[n];
             rect r = L.box[b];
-            *x = (render_arch_box){tx + sc * r.x, ty + sc * r.y, sc * r.w, sc * r.h, (tf_block)b, tr(&L, blocks[b].label)};
+            *x = (render_arch_box){tx + sc * r.x, ty + sc * r.y, sc * r.w, sc * r.h, (tf_block)b, tr(&L, blocks[b].label), -1, -1};
         }
         n++;
     }

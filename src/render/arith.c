@@ -570,6 +570,234 @@ static void arith_probs(card *c) {
         token(c, c->s->row_axis, i).s, token(c, c->s->col_axis, best).s, num(at(c->s, i, best)).s);
 }
 
+// ---------------------------------------------------------------- recurrent models
+// The weights of this stage's LSTM layer (NULL without the model).
+static const tf_lstm_w *lstm_weights(const card *c) {
+    int dec = 0, l = tf_stage_lstm_layer(c->s, &dec);
+    if (!c->m || c->m->cfg.arch != TF_ARCH_LSTM || l < 0 || l >= c->m->cfg.L_enc) return NULL;
+    return dec ? &c->m->ldec[l] : &c->m->lenc[l];
+}
+
+// The state a layer's step t starts from: row t−1 of its own h (or c), or at t = 0 zeros
+// (encoder) or the encoder's final state of this layer (decoder: v). Returns NULL for zeros;
+// *from names it.
+static const float *previous(card *c, tf_op op, int t, const char **from, int *row) {
+    *from = NULL;
+    *row = -1;
+    if (t > 0) {
+        const tf_stage *s = with_op(c, op);
+        if (!s) return NULL;
+        *from = s->id;
+        *row = t - 1;
+        return s->data + (size_t)(t - 1) * s->cols;
+    }
+    if (c->s->side != TF_SIDE_DEC) return NULL;
+    int k = tf_stage_lstm(c->t, TF_SIDE_ENC, -1, op == TF_OP_CELL ? TF_OP_FINAL_C : TF_OP_FINAL_H);
+    const tf_stage *v = stage_or_note(c, k, "enc.final");
+    if (!v || c->s->layer >= v->rows) return NULL;
+    *from = v->id;
+    *row = c->s->layer;
+    return v->data + (size_t)c->s->layer * v->cols;
+}
+
+// "step 3, “learning”": a row of a recurrent stage is a time step.
+static str step_name(card *c, int t) {
+    str r;
+    snprintf(r.s, sizeof r.s, render_tr(c->o, "step %d, %s"), t, token(c, c->s->row_axis, t).s);
+    return r;
+}
+
+// One of the products of a gate: Σ_k W[r][k] · x[k], its first terms shown.
+static double gate_product(card *c, const char *wname, const char *xname, const float *W, const float *x, int n) {
+    double sum = 0, first[MAX_TERMS];
+    for (int k = 0; k < n; k++) {
+        double term = x ? (double)W[k] * x[k] : 0;
+        sum += term;
+        if (k < MAX_TERMS) first[k] = term;
+        if (x && show_term(c, k, n))
+            put(c, K_TERM, "%s%s × %s%s = %s × %s = %s", wname, sub(k).s, xname, sub(k).s, num(W[k]).s, num(x[k]).s, num(term).s);
+    }
+    char lhs[64];
+    snprintf(lhs, sizeof lhs, "%s·%s", wname, xname);
+    if (x) put_sum(c, K_MATH, lhs, first, n, sum);
+    return sum;
+}
+
+// i, f, g, o: σ (tanh for g) of the input's product, its bias, the previous
+// hidden state's product and its bias.
+static void arith_gate(card *c) {
+    static const char *const gate[4] = {"i", "f", "g", "o"};
+    static const char *const what[4] = {
+        N_("The input gate: how much of the candidate g enters the cell at this step (0 nothing, 1 all of it)."),
+        N_("The forget gate: how much of the cell's previous value c_{t−1} is kept (1 all of it, 0 forgotten)."),
+        N_("The cell candidate: the value that may be written into the cell, between −1 and 1."),
+        N_("The output gate: how much of tanh(c_t) shows in the hidden state h_t, what the next layer and step read.")};
+    int k = c->s->op - TF_OP_GATE_I, t = c->row, j = c->col, C = c->s->cols;
+    const tf_stage *x = input(c, 0);
+    if (!x || k < 0 || k > 3) return;
+    const char *from;
+    int prow;
+    const float *hp = previous(c, TF_OP_HIDDEN, t, &from, &prow);
+    put(c, K_TEXT, render_tr(c->o, "Dimension %d of the %s gate at %s: it reads this step's input x_t (row %d of %s) and the previous hidden state h_{t−1}."),
+        j, gate[k], step_name(c, t).s, t, x->id);
+    if (from) put(c, K_NOTE, render_tr(c->o, "h_{t−1} is row %d of %s."), prow, from);
+    else put(c, K_NOTE, render_tr(c->o, "At the first step of the encoder there is no previous state: h_{t−1} = 0."));
+    if (!hp && from) return;
+    put(c, K_NOTE, "%s", render_tr(c->o, what[k]));
+    const tf_lstm_w *w = lstm_weights(c);
+    float v = at(c->s, t, j);
+    if (!w) {
+        put(c, K_NOTE, render_tr(c->o, "The weights W_ih, W_hh and the biases are in the model file, not in the trace; open the model to see each term."));
+        put(c, K_RESULT, k == 2 ? "tanh(W_ih·x + b_ih + W_hh·h + b_hh) = %s" : "σ(W_ih·x + b_ih + W_hh·h + b_hh) = %s", num(v).s);
+        return;
+    }
+    int r = k * C + j, n_in = x->cols; // the row of this gate and dimension in torch.nn.LSTM's [i; f; g; o] layout
+    put(c, K_TEXT, render_tr(c->o, "Row %d of W_ih and W_hh (the %s gate's rows start at %d = %d × %d):"), r, gate[k], k * C, k, C);
+    double ax = gate_product(c, "W", "x", w->w_ih + (size_t)r * n_in, x->data + (size_t)t * n_in, n_in);
+    double ah = hp ? gate_product(c, "U", "h", w->w_hh + (size_t)r * C, hp, C) : 0;
+    if (!hp) put(c, K_MATH, "U·h = 0   (h_{t−1} = 0)");
+    double bi = w->b_ih[r], bh = w->b_hh[r], z = ax + bi + ah + bh;
+    put(c, K_MATH, "z = W·x + b_ih + U·h + b_hh = %s + %s + %s + %s = %s", num(ax).s, num(bi).s, num(ah).s, num(bh).s, num(z).s);
+    if (k == 2) put(c, K_RESULT, "g = tanh(z) = tanh(%s) = %s", num(z).s, num(v).s);
+    else put(c, K_RESULT, "%s = σ(z) = 1 ÷ (1 + exp(−%s)) = %s", gate[k], num(z).s, num(v).s);
+}
+
+// c_t = f ⊙ c_{t−1} + i ⊙ g
+static void arith_cell(card *c) {
+    int t = c->row, j = c->col;
+    const tf_stage *f = with_op(c, TF_OP_GATE_F), *i = with_op(c, TF_OP_GATE_I), *g = with_op(c, TF_OP_GATE_G);
+    if (!f || !i || !g) return;
+    const char *from;
+    int prow;
+    const float *cp = previous(c, TF_OP_CELL, t, &from, &prow);
+    double fv = at(f, t, j), iv = at(i, t, j), gv = at(g, t, j), pv = cp ? cp[j] : 0;
+    put(c, K_TEXT, render_tr(c->o, "The cell state, the LSTM's memory, at %s, dimension %d: what the forget gate keeps of the old value, plus what the input gate lets in of the candidate."),
+        step_name(c, t).s, j);
+    put(c, K_MATH, "c_t = f_t ⊙ c_{t−1} + i_t ⊙ g_t");
+    put(c, K_TERM, render_tr(c->o, "f = %s   (forget gate, %s)"), num(fv).s, f->id);
+    if (from) put(c, K_TERM, render_tr(c->o, "c_{t−1} = %s   (row %d of %s)"), num(pv).s, prow, from);
+    else put(c, K_TERM, render_tr(c->o, "c_{t−1} = 0   (the encoder starts from zeros)"));
+    put(c, K_TERM, render_tr(c->o, "i = %s   (input gate, %s)"), num(iv).s, i->id);
+    put(c, K_TERM, render_tr(c->o, "g = %s   (cell candidate, %s)"), num(gv).s, g->id);
+    put(c, K_MATH, "%s × %s + %s × %s = %s + %s", num(fv).s, num(pv).s, num(iv).s, num(gv).s, num(fv * pv).s, num(iv * gv).s);
+    put(c, K_RESULT, "c = %s", num(at(c->s, t, j)).s);
+    put(c, K_NOTE, render_tr(c->o, "Because c is carried by a sum, not squashed at every step, a value can survive many steps: the path the gradient takes back through time."));
+}
+
+// h_t = o ⊙ tanh(c_t)
+static void arith_hidden(card *c) {
+    int t = c->row, j = c->col;
+    const tf_stage *o = with_op(c, TF_OP_GATE_O), *cs = with_op(c, TF_OP_CELL);
+    if (!o || !cs) return;
+    double ov = at(o, t, j), cv = at(cs, t, j);
+    put(c, K_TEXT, render_tr(c->o, "The hidden state at %s, dimension %d: the cell's value squashed by tanh, shown as much as the output gate allows."), step_name(c, t).s, j);
+    put(c, K_MATH, "h_t = o_t ⊙ tanh(c_t)");
+    put(c, K_TERM, render_tr(c->o, "o = %s   (output gate, %s)"), num(ov).s, o->id);
+    put(c, K_TERM, render_tr(c->o, "c = %s   (%s),   tanh(c) = %s"), num(cv).s, cs->id, num(tanh(cv)).s);
+    put(c, K_RESULT, "h = %s × %s = %s", num(ov).s, num(tanh(cv)).s, num(at(c->s, t, j)).s);
+    put(c, K_NOTE, c->s->side == TF_SIDE_ENC ? render_tr(c->o, "h goes up to the next layer at this step, and on to this layer's next step.")
+                                             : render_tr(c->o, "h goes up to the next layer at this step, and on to this layer's next step; the top layer's h feeds the output."));
+}
+
+// enc.final.h / .c: the last step of each encoder layer
+static void arith_final(card *c) {
+    int l = c->row, j = c->col, in[64], n = tf_stage_inputs(c->t, c->stage, in, 64);
+    const tf_stage *src = stage_or_note(c, l < n ? in[l] : -1, "enc");
+    if (!src) return;
+    int last = src->rows - 1;
+    put(c, K_TEXT, render_tr(c->o, "Row %d is encoder layer %d after its last step (%s): this is all the decoder learns of the source without attention, the fixed-size v of Sutskever et al."),
+        l, l + 1, step_name(c, last).s);
+    put(c, K_RESULT, render_tr(c->o, "= %s[%d, %d] = %s"), src->id, last, j, num(at(c->s, l, j)).s);
+    put(c, K_NOTE, render_tr(c->o, "Decoder layer %d starts from it: its h_{t−1} and c_{t−1} at the first target step."), l + 1);
+}
+
+// Luong's dot score: h_t · h̄_s
+static void arith_rnn_scores(card *c) {
+    const tf_stage *ht = input(c, 0), *hs = input(c, 1);
+    if (!ht || !hs) return;
+    int i = c->row, j = c->col, C = ht->cols;
+    put(c, K_TEXT, render_tr(c->o, "Target step %d %s against source step %d %s: the dot product of the top decoder layer's h_t (%s) and the top encoder layer's h̄_s (%s)."),
+        i, token(c, c->s->row_axis, i).s, j, token(c, c->s->col_axis, j).s, ht->id, hs->id);
+    put(c, K_NOTE, render_tr(c->o, "No projections and no ÷ √d: Luong's \"dot\" score compares the two states as they are."));
+    double first[MAX_TERMS];
+    for (int d = 0; d < C; d++) {
+        float a = at(ht, i, d), b = at(hs, j, d);
+        if (d < MAX_TERMS) first[d] = (double)a * b;
+        if (show_term(c, d, C)) put(c, K_TERM, "h%s·h̄%s = %s × %s = %s", sub(d).s, sub(d).s, num(a).s, num(b).s, num((double)a * b).s);
+    }
+    put_sum(c, K_RESULT, "h_t·h̄_s", first, C, at(c->s, i, j));
+}
+
+static void arith_rnn_weights(card *c) {
+    const tf_stage *z = input(c, 0);
+    if (!z) return;
+    put(c, K_TEXT, render_tr(c->o, "Softmax over row %d (target step %s) of the scores %s: how much the decoder looks at each source step."), c->row,
+        token(c, c->s->row_axis, c->row).s, z->id);
+    softmax_cell(c, z, "s", "a", 1);
+}
+
+// context_t = Σ_s a_t(s) h̄_s
+static void arith_context(card *c) {
+    const tf_stage *w = input(c, 0), *hs = input(c, 1);
+    if (!w || !hs) return;
+    int i = c->row, j = c->col, S = w->cols;
+    put(c, K_TEXT, render_tr(c->o, "Dimension %d of the context at target step %d: the source states' dimension %d, each weighted by its attention weight."), j, i, j);
+    double first[MAX_TERMS];
+    for (int s = 0; s < S; s++) {
+        double term = (double)at(w, i, s) * at(hs, s, j);
+        if (s < MAX_TERMS) first[s] = term;
+        if (show_term(c, s, S))
+            put(c, K_TERM, "a%s × h̄%s = %s × %s = %s   (%s)", sub(s).s, sub2(s, j).s, num(at(w, i, s)).s, num(at(hs, s, j)).s, num(term).s,
+                token(c, w->col_axis, s).s);
+    }
+    put_sum(c, K_RESULT, "Σ", first, S, at(c->s, i, j));
+}
+
+// h̃ = tanh(W_c [context ; h_t] + b_c)
+static void arith_combine(card *c) {
+    const tf_stage *ctx = input(c, 0), *ht = input(c, 1);
+    if (!ctx || !ht) return;
+    int i = c->row, j = c->col, C = ctx->cols;
+    put(c, K_TEXT, render_tr(c->o, "Dimension %d of h̃ at target step %d: row %d of W_c times the context and the decoder's h_t side by side, plus b_c, through tanh. The output layer reads h̃."),
+        j, i, j);
+    float v = at(c->s, i, j);
+    if (!c->m || !c->m->attn_cw) {
+        put(c, K_NOTE, render_tr(c->o, "The weights W_c and b_c are in the model file, not in the trace; open the model to see each term."));
+        put(c, K_RESULT, "tanh(W_c [c_t ; h_t] + b_c) = %s", num(v).s);
+        return;
+    }
+    const float *w = c->m->attn_cw + (size_t)j * 2 * C;
+    double a = gate_product(c, "W", "c", w, ctx->data + (size_t)i * C, C);
+    double b = gate_product(c, "W", "h", w + C, ht->data + (size_t)i * C, C);
+    double bias = c->m->attn_cb[j], z = a + b + bias;
+    put(c, K_MATH, "z = W·c + W·h + b_c = %s + %s + %s = %s", num(a).s, num(b).s, num(bias).s, num(z).s);
+    put(c, K_RESULT, "h̃ = tanh(%s) = %s", num(z).s, num(v).s);
+}
+
+static void arith_rnn_embed(card *c) {
+    int t = c->row, d = c->col;
+    put(c, K_TEXT, render_tr(c->o, "Dimension %d of the embedding of %s, read as it is: no scaling, and no positional encoding, since the recurrence itself carries the order."),
+        d, token(c, c->s->row_axis, t).s);
+    if (c->s->side == TF_SIDE_SRC && c->m && c->m->cfg.reverse_source)
+        put(c, K_NOTE, render_tr(c->o, "This model reads the source words last to first (Sutskever et al.): row %d is the %d-th token it reads."), t, t + 1);
+    put(c, K_RESULT, "E[%s]%s = %s", token(c, c->s->row_axis, t).s, sub(d).s, num(at(c->s, t, d)).s);
+}
+
+static int explain_lstm(card *c) {
+    switch (c->s->op) {
+    case TF_OP_GATE_I: case TF_OP_GATE_F: case TF_OP_GATE_G: case TF_OP_GATE_O: arith_gate(c); return 1;
+    case TF_OP_CELL: arith_cell(c); return 1;
+    case TF_OP_HIDDEN: arith_hidden(c); return 1;
+    case TF_OP_FINAL_H: case TF_OP_FINAL_C: arith_final(c); return 1;
+    case TF_OP_SCORES: arith_rnn_scores(c); return 1;
+    case TF_OP_WEIGHTS: arith_rnn_weights(c); return 1;
+    case TF_OP_CONTEXT: arith_context(c); return 1;
+    case TF_OP_OUT: arith_combine(c); return 1;
+    case TF_OP_EMBED: arith_rnn_embed(c); return 1;
+    default: return 0; // the logits and probabilities: as the Transformer's
+    }
+}
+
 // ---------------------------------------------------------------- the lines
 static void put_header(card *c) {
     const tf_stage *s = c->s;
@@ -582,6 +810,7 @@ static void put_header(card *c) {
 }
 
 static void explain(card *c) {
+    if (c->s->family == TF_FAMILY_LSTM && explain_lstm(c)) return;
     switch (c->s->op) {
     case TF_OP_SCORES: arith_scores(c); break;
     case TF_OP_SCALED: arith_scaled(c); break;

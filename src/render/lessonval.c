@@ -255,12 +255,14 @@ int render_lesson_cond(const render_lesson_ctx *c, const char *cond, char *out, 
     else if (!strcmp(p, "split")) { int first, count; source_words(c->t, &first, &count); v = count > 0; } // a word of the sentence is
     else if (!strcmp(p, "aligning")) v = aligning_stage(c) >= 0; // tviz train measured an aligning head, and it is in the trace
     else if (!strcmp(p, "tied")) v = !c->m->cfg.has_generator; // the output layer is the target embedding (§3.4)
+    else if (!strcmp(p, "recurrent")) v = c->m->cfg.arch == TF_ARCH_LSTM; // a seq2seq LSTM or an RNN with attention
+    else if (!strcmp(p, "reversed")) v = c->m->cfg.arch == TF_ARCH_LSTM && c->m->cfg.reverse_source; // it reads the source backwards
     else if (!strcmp(p, "sharp") || !strcmp(p, "flat")) { // attention weights only: beside anything else neither holds
         if (c->stage < 0) return why(out, n, "%s: sharp and flat need a stage", cond);
         v = c->t->stages[c->stage].op == TF_OP_WEIGHTS && (attention_sharpness(c) >= 0.5) == (p[0] == 's');
     } else {
         snprintf(name, sizeof name, "%s", cond);
-        return why(out, n, "[if %s]: not a condition tviz knows; use model=NAME, model!=NAME, has STAGE, greedy, tied, pieces, split, aligning, sharp or flat, ! in front for not", name);
+        return why(out, n, "[if %s]: not a condition tviz knows; use model=NAME, model!=NAME, has STAGE, greedy, tied, pieces, split, aligning, recurrent, reversed, sharp or flat, ! in front for not", name);
     }
     return neg ? !v : v;
 }

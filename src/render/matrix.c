@@ -19,7 +19,9 @@ static void where(const tf_stage *s, const render_opts *o, char *buf, size_t n) 
 
 static const char *sublayer_name(const tf_stage *s, const render_opts *o) {
     switch (s->sublayer) {
-    case TF_SUB_CROSS_ATTN: return render_tr(o, "Cross-attention");
+    case TF_SUB_CROSS_ATTN: return s->family == TF_FAMILY_LSTM ? render_tr(o, "Attention (Luong, dot)") : render_tr(o, "Cross-attention");
+    case TF_SUB_RECURRENT: return render_tr(o, "LSTM");
+    case TF_SUB_FINAL_STATE: return render_tr(o, "The state handed to the decoder");
     case TF_SUB_SELF_ATTN: return s->side == TF_SIDE_DEC ? render_tr(o, "Masked self-attention") : render_tr(o, "Self-attention");
     case TF_SUB_FFN: return render_tr(o, "Feed-forward");
     default: return NULL;
@@ -38,6 +40,15 @@ void render_stage_title(const tf_trace *t, int stage, const render_opts *o, char
 const char *render_axis_caption(const tf_stage *s, int cols, const render_opts *o) {
     tf_axis a = cols ? s->col_axis : s->row_axis;
     int attn = tf_stage_is_attention_square(s);
+    if (s->family == TF_FAMILY_LSTM) { // rows are time steps, in the order the network reads them
+        switch (a) {
+        case TF_AXIS_SRC: return render_tr(o, cols ? N_("source steps (top encoder layer)") : N_("time steps: source tokens, as the encoder reads them"));
+        case TF_AXIS_TGT: return render_tr(o, N_("time steps: decoder input"));
+        case TF_AXIS_LAYER: return render_tr(o, "layer");
+        case TF_AXIS_DIM: return render_tr(o, s->op == TF_OP_EMBED ? N_("dimension (embed_dim)") : N_("hidden unit (hidden_size)"));
+        default: break;
+        }
+    }
     switch (a) {
     case TF_AXIS_SRC: return render_tr(o, attn ? (cols ? N_("keys: source words") : N_("queries: source words")) : N_("source tokens"));
     case TF_AXIS_TGT:
@@ -336,6 +347,13 @@ static void draw_colorbar(cairo_t *cr, const tf_stage *s, const scale *sc, const
 }
 
 static void draw_selection(cairo_t *cr, const tf_stage *s, const layout *L, const render_opts *o, const render_theme *th) {
+    // a recurrent model's time step: its row, outlined across the matrix
+    if (s->family == TF_FAMILY_LSTM && (s->row_axis == TF_AXIS_SRC || s->row_axis == TF_AXIS_TGT) && o->time_step >= 0 && o->time_step < s->rows) {
+        render_set_rgb(cr, th->accent);
+        cairo_set_line_width(cr, fmax(2.5, L->fs * 0.28));
+        cairo_rectangle(cr, L->gx - L->row_lab_w, L->gy + o->time_step * L->ch, L->gw + L->row_lab_w, fmax(L->ch, 2));
+        cairo_stroke(cr);
+    }
     if (o->cell_row < 0 || o->cell_col < 0 || o->cell_row >= s->rows || o->cell_col >= s->cols) return;
     render_set_rgb(cr, th->accent);
     cairo_set_line_width(cr, fmax(2, L->fs * 0.2));

@@ -8,13 +8,14 @@
 
 static const char *view_names[RENDER_VIEW_COUNT] = {
     "auto", "matrix", "heatmap", "heads", "grid", "pe-heatmap", "pe-curves", "pe-similarity", "architecture", "arithmetic",
-    "lines", "lines-heads", "top-k"};
+    "lines", "lines-heads", "top-k", "compare-length", "side-by-side"};
 
 void render_opts_default(render_opts *o) {
     memset(o, 0, sizeof *o);
     o->text_scale = 1.0;
     o->cell_row = o->cell_col = -1;
     o->focus_row = o->focus_col = -1;
+    o->time_step = -1;
 }
 
 const char *render_tr(const render_opts *o, const char *msgid) {
@@ -34,7 +35,10 @@ render_theme render_theme_get(const render_opts *o) {
 void render_set_rgb(cairo_t *cr, render_rgb c) { cairo_set_source_rgb(cr, c.r, c.g, c.b); }
 
 const char *render_view_name(render_view v) { return v < RENDER_VIEW_COUNT ? view_names[v] : "?"; }
-const char *render_view_names(void) { return "heatmap, matrix, heads, grid, lines, lines-heads, top-k, pe-heatmap, pe-curves, pe-similarity, architecture, arithmetic"; }
+const char *render_view_names(void) {
+    return "heatmap, matrix, heads, grid, lines, lines-heads, top-k, pe-heatmap, pe-curves, pe-similarity, architecture, arithmetic, "
+           "compare-length, side-by-side";
+}
 
 int render_view_parse(const char *name, render_view *out) {
     for (int i = 0; i < RENDER_VIEW_COUNT; i++)
@@ -81,6 +85,18 @@ int render_view_check(const tf_trace *t, int stage, render_view v, const render_
             return -1;
         }
         return 0;
+    case RENDER_VIEW_COMPARE_LENGTH:
+        if (!o->compare || o->compare->n_models < 1) {
+            snprintf(why, n, "the compare-length view measures models on a held-out file; give them as --model A --model B …");
+            return -1;
+        }
+        return 0;
+    case RENDER_VIEW_SIDE_BY_SIDE:
+        if (!o->beside) {
+            snprintf(why, n, "the side-by-side view needs a second model: give two --model (a Transformer and a recurrent model)");
+            return -1;
+        }
+        return 0;
     default:
         return 0;
     }
@@ -105,6 +121,8 @@ void render_default_size(const tf_trace *t, int stage, render_view v, double *w,
         *w = 1400;
         if (s) *h = fmin(fmax(260 + s->rows * 46, 500), 2400);
         break;
+    case RENDER_VIEW_COMPARE_LENGTH: *w = 1200; *h = 760; break;
+    case RENDER_VIEW_SIDE_BY_SIDE: *w = 1800; *h = 900; break;
     case RENDER_VIEW_MATRIX:
     case RENDER_VIEW_HEATMAP:
     case RENDER_VIEW_AUTO:
@@ -138,6 +156,8 @@ void render_draw(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, r
     case RENDER_VIEW_LINES: render_lines(cr, t, stage, 0, o, w, h); break;
     case RENDER_VIEW_LINES_HEADS: render_lines(cr, t, stage, 1, o, w, h); break;
     case RENDER_VIEW_TOPK: render_topk(cr, t, stage, o, w, h); break;
+    case RENDER_VIEW_COMPARE_LENGTH: if (o->compare) render_compare_length(cr, o->compare, o, w, h); break;
+    case RENDER_VIEW_SIDE_BY_SIDE: render_side_by_side(cr, t, m, o, w, h); break;
     default: break;
     }
     cairo_restore(cr);

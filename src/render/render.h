@@ -49,6 +49,10 @@ typedef struct {
     int focus_row, focus_col;   // lines view: the word under the mouse, an attending word (row) or an attended one (col); -1 none
     int top_k;                  // top-k view: tokens a row (0: 5)
     int typed_target;           // 1 when the target sentence was typed (top-k marks its tokens), 0 when decoded
+    const struct render_compare *compare; // the compare-length view's measurements (NULL: none)
+    int time_step;              // a recurrent model: the time step (row) being looked at, lit in the matrix and the map; -1 none
+    const tf_trace *beside;     // the side-by-side view: the same sentence through another model (its trace and model)
+    const tf_model *beside_model;
 } render_opts;
 
 void render_opts_default(render_opts *o);
@@ -139,6 +143,8 @@ typedef enum {
     RENDER_VIEW_LINES,         // attention as lines between the words, opacity = weight, one head
     RENDER_VIEW_LINES_HEADS,   // the same, every head of the layer in its own colour
     RENDER_VIEW_TOPK,          // logits / probabilities: each row's k most likely tokens as bars
+    RENDER_VIEW_COMPARE_LENGTH, // models' held-out exact match by source length, side by side (o->compare)
+    RENDER_VIEW_SIDE_BY_SIDE,  // the same sentence through the Transformer and a recurrent model (o->beside)
     RENDER_VIEW_COUNT
 } render_view;
 
@@ -195,11 +201,19 @@ typedef struct {
     double x, y, w, h;          // the block's box in the rectangle the diagram was drawn in
     tf_block block;             // the block of Figure 1 it is (tf_block_stage finds its stage)
     const char *label;
+    int stage, step;            // a recurrent model's map: the stage a cell goes to (-1: use block) and its time step (-1: none)
 } render_arch_box;
 // Draws Figure 1 with the block of stage highlighted; fills up to max boxes
 // (may be NULL) for navigation and returns how many there are.
+// For a recurrent model it draws render_unrolled instead.
 int render_architecture(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, const render_opts *o,
                         double w, double h, render_arch_box *boxes, int max);
+// unrolled.c: a recurrent model's map, the network unrolled in time (one cell
+// per time step and layer; time runs down, as the rows of its matrices), the
+// stage's column and o->time_step's cell lit, attention as arcs. Boxes carry
+// the stage and time step a click goes to.
+int render_unrolled(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, const render_opts *o, double w, double h,
+                    render_arch_box *boxes, int max);
 
 // arith.c
 // The arithmetic behind cell (row, col) of stage as plain UTF-8 lines, the
@@ -227,6 +241,34 @@ int render_lines_fit(const tf_stage *s);
 // topk.c: each row's k most likely tokens (o->top_k, default 5) of a stage
 // over the target vocabulary, as labelled bars of their probabilities.
 void render_topk(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h);
+// ---------------------------------------------------------------- models compared (compare.c)
+#define RENDER_COMPARE_MAX 8     // models in one comparison
+#define RENDER_COMPARE_BUCKETS 6 // source lengths: 1-5, 6-10, 11-15, 16-20, 21-30, 31+
+typedef struct render_compare {
+    int n_models;
+    char name[RENDER_COMPARE_MAX][64];  // "en-fa" (render_model_name)
+    char kind[RENDER_COMPARE_MAX][128]; // "Transformer, 2+2 layers" (render_model_kind)
+    int n_buckets;
+    char bucket[RENDER_COMPARE_BUCKETS][16];                    // "1-5"
+    int pairs[RENDER_COMPARE_BUCKETS];                          // sentence pairs in each (the same for every model)
+    double exact[RENDER_COMPARE_MAX][RENDER_COMPARE_BUCKETS];   // exact match, 0-1; < 0 for a bucket without pairs
+    double tokens[RENDER_COMPARE_MAX][RENDER_COMPARE_BUCKETS];  // token accuracy, 0-1; < 0 for a bucket without pairs
+    double exact_all[RENDER_COMPARE_MAX], tokens_all[RENDER_COMPARE_MAX];
+    char file[128];                     // the held-out file's name (no folder)
+    int total;                          // its pairs
+} render_compare;
+// Exact match against source length, one line per model, with a legend and
+// the number of pairs of each length.
+void render_compare_length(cairo_t *cr, const render_compare *c, const render_opts *o, double w, double h);
+// What kind of model m is, in o's language: "Transformer: d_model 128, 4 heads,
+// 2+2 layers" or "LSTM, no attention, source reversed: hidden 256, 2+2 layers".
+void render_model_kind(const tf_model *m, const render_opts *o, char *buf, size_t n);
+
+// side.c: the sentence of t (model m) beside the same sentence through
+// o->beside (o->beside_model), the Transformer on the left: its sharpest
+// cross-attention head, the RNN's attention weights, or v for an LSTM without
+// attention; each with what the model wrote.
+void render_side_by_side(cairo_t *cr, const tf_trace *t, const tf_model *m, const render_opts *o, double w, double h);
 
 // ---------------------------------------------------------------- training (plot.c)
 // The loss of each step (n), and optionally the held-out exact match (0–1) at

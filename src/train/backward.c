@@ -31,7 +31,7 @@ static inline __attribute__((always_inline)) float dotv(const float *a, const fl
 }
 
 // undoes tf_linear: out (T,n_out) = x (T,n_in) Wᵀ + b
-//   dx += dout W;  dW += doutᵀ x;  db += Σ_t dout   (dx, db may be NULL)
+//   dx += dout W;  dW += doutᵀ x;  db += Σ_t dout   (dx, dW, db may be NULL)
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
@@ -42,7 +42,7 @@ static void linear_backward(float *dx, float *dw, float *db, const float *dout, 
             for (int o = 0; o < n_out; o++) db[o] += dout[(size_t)t * n_out + o];
     // dW: tiles of 4 rows × 16 columns summed over every token in registers,
     // then added once (the weights are written once per call, not per token)
-    int o = 0;
+    int o = dw ? 0 : n_out; // (dw NULL: dx alone)
     for (; o + 4 <= n_out; o += 4) {
         int i = 0;
         for (; i + 16 <= n_in; i += 16) {
@@ -294,4 +294,10 @@ void tf_backward(tf_model *g, tf_acts *d, const tf_acts *a, const tf_model *m, c
     }
     embed_backward(g->tgt_embed, d->tgt_input, a->tgt_drop, c->embed_scale, tgt, T, C);
     encode_backward(g, d, a, m, src);
+}
+
+// For the recurrent models (lstm_backward.c): linear_backward as it is.
+void tf_linear_backward(float *dx, float *dw, float *db, const float *dout, const float *x, const float *w, int T, int n_in,
+                        int n_out) {
+    linear_backward(dx, dw, db, dout, x, w, T, n_in, n_out);
 }

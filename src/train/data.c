@@ -44,6 +44,7 @@ int tf_dataset_build(tf_dataset *d, const tf_corpus *c, const tf_model *m, int *
             return -1;
         }
         if (cf->src_append_eos) src[S++] = m->src_vocab.eos;
+        tf_source_order(cf, src, NULL, S); // a recurrent model may read it backwards
         memcpy(tout, tin + 1, sizeof(int) * (size_t)(T - 1));
         tout[T - 1] = m->tgt_vocab.eos;
         d->ex[i] = (tf_example){src, S, tin, T, tout};
@@ -138,8 +139,9 @@ int tf_greedy(tf_acts *a, const tf_model *m, const int *src, int S, int *out, in
     int cap = c->max_len < (int)(sizeof ids / sizeof *ids) ? c->max_len : (int)(sizeof ids / sizeof *ids);
     ids[0] = m->tgt_vocab.bos;
     tf_encode(a, m, src, S);
+    tf_decode(a, m, ids, 1);
     while (T <= cap) {
-        tf_decode(a, m, ids, T);
+        if (T > 1) tf_decode_next(a, m, ids, T);
         int next = argmax(a->logits + (size_t)(T - 1) * c->V_tgt, c->V_tgt);
         if (next == m->tgt_vocab.eos || n >= max || T == cap) break;
         out[n++] = next;
@@ -190,6 +192,8 @@ static int word_of_tokens(const tf_bpe *b, const char *s, int *word_of, int cap)
 
 int tf_align_eval(const tf_model *m, const tf_corpus *c, const tf_dataset *d, double *acc) {
     const tf_config *cf = &m->cfg;
+    int lstm = cf->arch == TF_ARCH_LSTM;
+    if (lstm && cf->attention != TF_RNN_ATTN_DOT) return 0; // nothing aligns: v is all the decoder sees
     int H = cf->H, n_acc = cf->L_dec * (H + 1) * 2, words = 0, L = cf->max_len;
     long *hits = calloc((size_t)n_acc, sizeof *hits);
     int *src_word_of = malloc(sizeof(int) * (size_t)L), *tgt_word_of = malloc(sizeof(int) * (size_t)L);
@@ -206,8 +210,25 @@ int tf_align_eval(const tf_model *m, const tf_corpus *c, const tf_dataset *d, do
         int ns = word_of_tokens(&m->src_bpe, p->src, src_word_of, L), nt = word_of_tokens(&m->tgt_bpe, p->tgt, tgt_word_of, L);
         if (ns < 0 || nt < 0 || ns > L || nt > L) continue;
         for (int k = ns; k < x->S; k++) src_word_of[k] = -2; // <eos>
+        if (lstm && cf->reverse_source) // the encoder's step j read token ns−1−j
+            for (int k = 0, q = ns - 1; k < q; k++, q--) { int w = src_word_of[k]; src_word_of[k] = src_word_of[q]; src_word_of[q] = w; }
         tf_encode(&a, m, x->src, x->S);
         tf_decode(&a, m, x->tgt, x->T);
+        if (lstm) { // one attention (dot, Luong): counted as layer 0, head 0 and the "mean of heads"
+            for (int t = 0; t < nt && t < x->T - 1; t++) {
+                int w = tgt_word_of[t];
+                if (w < 0 || w >= p->n_tgt || p->align[w] < 0) continue;
+                words++;
+                for (int reading = 0; reading < 2; reading++) {
+                    const float *r = a.attn_weights + (size_t)(t + reading) * x->S;
+                    int best = 0;
+                    for (int j = 1; j < x->S; j++) if (r[j] > r[best]) best = j;
+                    hits[0 * 2 + reading] += src_word_of[best] == p->align[w];
+                    hits[1 * 2 + reading] += src_word_of[best] == p->align[w];
+                }
+            }
+            continue;
+        }
         for (int t = 0; t < nt && t < x->T - 1; t++) { // target token t, of target word tgt_word_of[t]
             int w = tgt_word_of[t];
             if (w < 0 || w >= p->n_tgt) continue;

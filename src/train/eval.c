@@ -31,6 +31,7 @@ static int translate(tf_acts *a, const tf_model *m, const char *src, char **text
         ids[i] = id < 0 ? m->src_vocab.unk : id;
     }
     if (c->src_append_eos) ids[n] = m->src_vocab.eos;
+    tf_source_order(c, ids, NULL, S);
     tf_words_free(t, n);
     int k = tf_greedy(a, m, ids, S, out, (int)(sizeof out / sizeof *out));
     free(ids);

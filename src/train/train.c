@@ -12,6 +12,7 @@ struct tf_workspace {
     float *masks;      // dropout masks, one block
     tf_model grad;     // this thread's share of the gradient
     double loss;
+    tf_lstm_defer *defer; // a recurrent model: its weight gradients summed once per batch
 };
 
 void tf_train_defaults(tf_train_cfg *c) {
@@ -24,9 +25,12 @@ void tf_train_defaults(tf_train_cfg *c) {
     c->lr_scale = 1.0f;
     c->threads = 1;
     c->seed = 1;
+    c->clip_norm = 0.0f;
+    c->lr_const = 0.0f;
 }
 
 double tf_lr(const tf_train_cfg *c, int d_model, int step) {
+    if (c->lr_const > 0.0f) return c->lr_const;
     double s = step < 1 ? 1 : step, wu = c->warmup < 1 ? 1 : c->warmup;
     return c->lr_scale * pow(d_model, -0.5) * fmin(pow(s, -0.5), s * pow(wu, -1.5));
 }
@@ -86,6 +90,10 @@ int tf_trainer_init(tf_trainer *t, tf_model *m, const tf_train_cfg *cfg, tf_err 
         tf_workspace *w = &t->ws[k];
         if (tf_acts_alloc(&w->a, c, c->max_len, c->max_len, e) || tf_acts_alloc(&w->d, c, c->max_len, c->max_len, e) ||
             tf_model_clone(&w->grad, m, e)) { tf_trainer_free(t); return -1; }
+        if (c->arch == TF_ARCH_LSTM) { // (no dropout in the recurrent models)
+            if (!(w->defer = tf_lstm_defer_new(m))) goto oom;
+            continue;
+        }
         w->masks = malloc(sizeof(float) * mask_layout(w, c, NULL));
         if (!w->masks) goto oom;
         masks_on(w, c, 0);
@@ -101,6 +109,7 @@ void tf_trainer_free(tf_trainer *t) {
         tf_acts_free(&t->ws[k].a);
         tf_acts_free(&t->ws[k].d);
         free(t->ws[k].masks);
+        tf_lstm_defer_free(t->ws[k].defer);
         tf_model_free(&t->ws[k].grad);
     }
     free(t->ws);
@@ -140,7 +149,7 @@ int tf_train_grad(tf_trainer *t, const tf_example *batch, int n, int dropout_on,
     }
     if (N == 0) return tf_fail(e, "the batch is empty");
     float scale = 1.0f / (float)N;
-    int drop = dropout_on && t->cfg.dropout > 0.0f;
+    int lstm = c->arch == TF_ARCH_LSTM, drop = dropout_on && t->cfg.dropout > 0.0f && !lstm;
     int nw = t->n_ws < n ? t->n_ws : n;
     // Sentence i goes to thread i·nw/n: the same split for a given thread count.
 #pragma omp parallel num_threads(nw)
@@ -149,7 +158,7 @@ int tf_train_grad(tf_trainer *t, const tf_example *batch, int n, int dropout_on,
         tf_workspace *w = &t->ws[k];
         memset(w->grad.owned, 0, sizeof(float) * m->n_params);
         w->loss = 0.0;
-        masks_on(w, c, drop);
+        if (!lstm) masks_on(w, c, drop);
         for (int i = k * n / nw; i < (k + 1) * n / nw; i++) {
             const tf_example *x = &batch[i];
             if (drop) {
@@ -163,9 +172,11 @@ int tf_train_grad(tf_trainer *t, const tf_example *batch, int n, int dropout_on,
             w->d.S = x->S;
             w->d.T = x->T;
             w->loss += tf_xent_backward(w->d.logits, w->a.logits, x->out, x->T, c->V_tgt, t->cfg.label_smoothing, scale);
-            tf_backward(&w->grad, &w->d, &w->a, m, x->src, x->tgt);
+            if (lstm) tf_lstm_backward(&w->grad, &w->d, &w->a, m, x->src, x->tgt, w->defer);
+            else tf_backward(&w->grad, &w->d, &w->a, m, x->src, x->tgt);
         }
-        masks_on(w, c, 0);
+        if (lstm) tf_lstm_defer_flush(w->defer, &w->grad, m);
+        else masks_on(w, c, 0);
     }
     // Sum the threads' shares in a fixed order.
     memcpy(t->grad.owned, t->ws[0].grad.owned, sizeof(float) * m->n_params);
@@ -181,6 +192,13 @@ int tf_train_grad(tf_trainer *t, const tf_example *batch, int n, int dropout_on,
 
 void tf_adam_step(tf_trainer *t) {
     const tf_train_cfg *c = &t->cfg;
+    // gradient-norm clipping (Sutskever et al. §3.4): g ·= clip / ‖g‖ when ‖g‖ > clip
+    double sq = 0.0;
+    for (size_t i = 0; i < t->m->n_params; i++) sq += (double)t->grad.owned[i] * t->grad.owned[i];
+    t->grad_norm = sqrt(sq);
+    double k = c->clip_norm / (t->grad_norm + 1e-6); // (as torch.nn.utils.clip_grad_norm_)
+    if (c->clip_norm > 0.0f && k < 1.0)
+        for (size_t i = 0; i < t->m->n_params; i++) t->grad.owned[i] *= (float)k;
     t->step++;
     double lr = tf_lr(c, t->m->cfg.C, t->step);
     // θ −= lr · m̂ / (√v̂ + ε), m̂ and v̂ the bias-corrected moments (Kingma & Ba; torch.optim.Adam)

@@ -29,10 +29,13 @@ typedef struct {
     float lr_scale;             // multiplies the schedule: 1 in the paper
     int threads;                // sentences of a batch run in parallel; 1 repeats a run exactly
     uint64_t seed;              // dropout masks
+    float clip_norm;            // > 0: the gradient is scaled down to this global L2 norm when longer (Sutskever §3.4: 5)
+    float lr_const;             // > 0: a constant learning rate instead of the warm-up schedule (the recurrent models: 0.001)
 } tf_train_cfg;
 
 void tf_train_defaults(tf_train_cfg *c);
-// lrate = d_model^-0.5 · min(step^-0.5, step · warmup_steps^-1.5)   (§5.3, equation 3)
+// lrate = d_model^-0.5 · min(step^-0.5, step · warmup_steps^-1.5)   (§5.3, equation 3);
+// lr_const when it is set
 double tf_lr(const tf_train_cfg *c, int d_model, int step);
 
 typedef struct tf_workspace tf_workspace;
@@ -45,6 +48,7 @@ typedef struct {
     tf_train_cfg cfg;
     int n_ws;
     tf_workspace *ws;       // one per thread
+    double grad_norm;       // the global L2 norm of the last step's gradient, before clipping
 } tf_trainer;
 
 int tf_trainer_init(tf_trainer *t, tf_model *m, const tf_train_cfg *cfg, tf_err *e);
@@ -147,5 +151,21 @@ double tf_xent_backward(float *dlogits, const float *logits, const int *y, int T
 // activations, d (same layout, zeroed) gets their gradients, with d->logits
 // holding ∂loss/∂logits on entry. Adds the weights' gradients into g.
 void tf_backward(tf_model *g, tf_acts *d, const tf_acts *a, const tf_model *m, const int *src, const int *tgt);
+// The gradient of a linear layer out (T,n_out) = x (T,n_in) Wᵀ + b: dx += dout W,
+// dW += doutᵀ x, db += Σ_t dout (dx, dw, db may be NULL).
+void tf_linear_backward(float *dx, float *dw, float *db, const float *dout, const float *x, const float *w, int T, int n_in,
+                        int n_out);
+// The same as tf_backward for a recurrent model (lstm_backward.c): backpropagation
+// through time over every layer of the decoder, then the encoder.
+// The weight gradients that are sums over every time step (the layers' W_ih,
+// W_hh and biases, the generator) are kept as rows in defer (NULL: added at
+// once) and summed for all the pairs of a thread by tf_lstm_defer_flush: one
+// pass over each weight matrix per batch instead of one per pair.
+typedef struct tf_lstm_defer tf_lstm_defer;
+tf_lstm_defer *tf_lstm_defer_new(const tf_model *m);  // NULL when out of memory
+void tf_lstm_defer_flush(tf_lstm_defer *f, tf_model *g, const tf_model *m); // adds the kept rows' gradients into g, empties f
+void tf_lstm_defer_free(tf_lstm_defer *f);
+void tf_lstm_backward(tf_model *g, tf_acts *d, const tf_acts *a, const tf_model *m, const int *src, const int *tgt,
+                      tf_lstm_defer *defer);
 
 #endif

@@ -20,6 +20,7 @@ static double step_ms(tf_model *m, int threads, const tf_example *batch) {
     tf_train_cfg cfg;
     tf_train_defaults(&cfg);
     cfg.threads = threads;
+    if (m->cfg.arch == TF_ARCH_LSTM) { cfg.lr_const = 0.001f; cfg.clip_norm = 5.0f; cfg.dropout = 0.0f; } // tviz train --arch lstm
     tf_trainer t;
     tf_err e;
     if (tf_trainer_init(&t, m, &cfg, &e)) { fprintf(stderr, "bench_train: %s\n", e.msg); exit(1); }
@@ -53,6 +54,11 @@ int main(int argc, char **argv) {
         batch[i] = (tf_example){ids[i][0], S, ids[i][1], T, ids[i][2]};
     }
     int cores = omp_get_num_procs();
+    int lstm = c->arch == TF_ARCH_LSTM;
+    if (lstm)
+        printf("training step of %s (%zu parameters: LSTM, embed_dim %d, hidden_size %d, %d+%d layers, attention %s, vocabularies %d and %d)\n",
+               argv[1], m.n_params, c->E, c->C, c->L_enc, c->L_dec, c->attention == TF_RNN_ATTN_DOT ? "dot" : "none", c->V_src, c->V_tgt);
+    else
     printf("training step of %s (%zu parameters: d_model %d, %d heads, %d+%d layers, d_ff %d, vocabularies %d and %d)\n",
            argv[1], m.n_params, c->C, c->H, c->L_enc, c->L_dec, c->F, c->V_src, c->V_tgt);
     printf("batch: %d pairs of %d source and %d target tokens; forward, backward, Adam; median of %d steps\n", PAIRS, S, T, STEPS);
@@ -61,20 +67,24 @@ int main(int argc, char **argv) {
         double ms = step_ms(&m, th, batch);
         printf("  tviz     %d thread%s %8.2f ms/step  %8.0f tokens/s\n", th, th == 1 ? " " : "s", ms, tok / ms * 1e3);
         char cmd[512];
+        if (lstm) // PyTorch runs the 64 pairs as one batch (they have the same lengths); tviz runs each on its own
+            snprintf(cmd, sizeof cmd, "/usr/bin/python3 tests/bench/bench_lstm_torch.py %d %d %d %d %d %d %d %d %d %d %d 2>/dev/null",
+                     c->E, c->C, c->L_enc, c->attention == TF_RNN_ATTN_DOT, c->V_src, c->V_tgt, PAIRS, S, T, th, STEPS);
+        else
         snprintf(cmd, sizeof cmd, "/usr/bin/python3 tests/bench/bench_torch.py %d %d %d %d %d %d %d %d %d %d %d 2>/dev/null",
                  c->C, c->H, c->L_enc, c->F, c->V_src, c->V_tgt, PAIRS, S, T, th, STEPS);
         FILE *p = popen(cmd, "r");
         double tms = 0;
         if (p && fscanf(p, "%lf", &tms) == 1)
-            printf("  PyTorch  %d thread%s %8.2f ms/step  %8.0f tokens/s   (tviz %.1fx faster)\n", th, th == 1 ? " " : "s", tms,
-                   tok / tms * 1e3, tms / ms);
+            printf("  PyTorch  %d thread%s %8.2f ms/step  %8.0f tokens/s   (tviz %.1fx %s)\n", th, th == 1 ? " " : "s", tms,
+                   tok / tms * 1e3, tms > ms ? tms / ms : ms / tms, tms > ms ? "faster" : "slower");
         else printf("  PyTorch  not measured: needs Debian's python3-torch (apt-get install python3-torch)\n");
         if (p) pclose(p);
         if (cores == 1) break;
     }
     tf_model_free(&m);
     tf_model_free(&loaded);
-    if (argc < 3) return 0;
+    if (argc < 3 || lstm) return 0;
     // `tviz train` from scratch with the shipped model's recipe, to 95% held-out exact match
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "rm -rf /tmp/tviz-bench-train && mkdir -p /tmp/tviz-bench-train && %s train -o /tmp/tviz-bench-train/m.safetensors "
