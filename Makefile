@@ -111,6 +111,7 @@ ROOMS_test_ops      := model
 ROOMS_test_trace    := model
 ROOMS_test_weights  := model
 ROOMS_test_stage    := model
+ROOMS_test_whatif   := model
 ROOMS_test_data     := io
 ROOMS_test_corpus   := train model
 ROOMS_test_train    := train model
@@ -256,13 +257,15 @@ WE_TGT := من واقعاً از یادگیری ترنسفورمرها لذت م
 screenshots: $(B)/tviz $(MO)
 	sh docs/screenshots.sh $(B)/tviz
 
-# Reference traces from PyTorch (needs Debian's python3-torch; CI does not).
+# Reference traces from PyTorch (needs Debian's python3-torch; CI does not): post-LN and
+# pre-LN (norm_first) models checked against torch's own modules, and runs with parts
+# switched off (what if?), the fifth column of cases.txt.
 fixtures:
 	/usr/bin/python3 tests/ref/make_fixtures.py
 	/usr/bin/python3 tests/ref/make_fixtures.py --model $(WE) --src "$(WE_SRC)" --out tests/fixtures/worked-example.trace.json
 	/usr/bin/python3 tests/ref/make_fixtures.py --model $(WE) --src "$(WE_SRC)" --tgt "$(WE_TGT)" \
 	  --out tests/fixtures/worked-example.forced.trace.json
-	printf 'worked-example\t$(WE)\t$(WE_SRC)\t\nworked-example.forced\t$(WE)\t$(WE_SRC)\t$(WE_TGT)\n' >> tests/fixtures/cases.txt
+	printf 'worked-example\t$(WE)\t$(WE_SRC)\t\t\nworked-example.forced\t$(WE)\t$(WE_SRC)\t$(WE_TGT)\t\n' >> tests/fixtures/cases.txt
 
 # Reference training step (gradients, two Adam steps) on a tiny model; checks tviz reads it identically.
 train-fixtures: $(B)/tviz

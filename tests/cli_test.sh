@@ -45,6 +45,25 @@ grep -q '"id":"enc.0.norm2",[^{]*"side":"encoder","layer":0,"sublayer":"add_norm
 grep -q '\[0.9092974,-0.41614684,0.019998666,0.9998\]' "$T/out" || bad "src.pe row 2 is not the slides' 0.90930 -0.41615 0.02000 0.99980"
 grep -q '"id":"src.input".*"data":\[\[0.1,1.3,0.4,1.8\],\[1.7414709,0.6403023,0.5099998,1.19995\]' "$T/out" || bad "src.input rows 0-1 are not E + PE (0.1 1.3 0.4 1.8 / 1.74 0.64 0.51 1.20)"
 grep -q 'null' "$T/out" || bad "the decoder's masked scores are not written as null"
+grep -q '"norm_first":0},"without":\[\]' "$T/out" || bad "trace: config lacks norm_first 0 or the empty without list"
+# what if? parts switched off: listed in the trace, the stages say so, the numbers change
+expect_ok "trace --without" "$TVIZ" trace --model worked-example --src "$S" --without "pe, mask"
+grep -q '"without":\["pe","mask"\]' "$T/out" || bad "trace --without pe,mask: \"without\" does not list them"
+grep -q '"id":"src.pe","title":"Positional encoding (switched off)"' "$T/out" || bad "trace --without pe: src.pe's title does not say so"
+grep -q '"id":"src.pe",[^{]*"data":\[\[0,0,0,0\]' "$T/out" || bad "trace --without pe: src.pe is not zero"
+grep -q '[[,]null[],]' "$T/out" && bad "trace --without mask: a score is still masked (null)"
+expect_ok "walk --without" "$TVIZ" walk --model worked-example --src "$S" --without scale --stage 'enc.0.self_attn.head.0.scaled' --no-pause
+grep -q "what if: without scale" "$T/out" || bad "walk --without scale does not say so"
+grep -q "Scores, not scaled" "$T/out" || bad "walk --without scale: the scaled stage's title does not say so"
+expect_ok "translate --without" "$TVIZ" translate --model tests/fixtures/multihead.safetensors --without residual "the white house falls"
+expect_ok "eval --without" "$TVIZ" eval --model tests/fixtures/multihead.safetensors --without pe,scale tests/fixtures/everyday.tsv
+grep -q "without pe,scale on" "$T/out" || bad "eval --without does not say which parts are off"
+# a pre-LN model (norm_first): its own stage ids for the norms before the sublayers
+expect_ok "trace pre-LN" "$TVIZ" trace --model tests/fixtures/prenorm.safetensors --src "a green car runs"
+grep -q '"norm_first":1' "$T/out" || bad "trace of a pre-LN model: config lacks norm_first 1"
+grep -q '"id":"enc.0.pre_norm1",[^{]*"sublayer":"pre_norm","op":"norm","index":1' "$T/out" || bad "trace of a pre-LN model lacks enc.0.pre_norm1 and its fields"
+grep -q '"id":"dec.1.pre_norm3"' "$T/out" || bad "trace of a pre-LN model lacks dec.1.pre_norm3"
+grep -q '"id":"enc.0.norm1"' "$T/out" && bad "trace of a pre-LN model has a post-LN enc.0.norm1"
 expect_ok "trace to file" "$TVIZ" trace --src "$S" --tgt "من واقعاً" -o "$T/t.json"
 grep -q '"tgt_tokens":\["<bos>","من","واقعاً"\]' "$T/t.json" || bad "trace -o: target tokens wrong"
 expect_ok "unknown word" "$TVIZ" trace --model worked-example --src "I really enjoy quantum physics" -o "$T/unk.json"

@@ -9,14 +9,15 @@
 #include <string.h>
 
 static const char *eval_help =
-    "Usage: tviz eval [--model M] [--threads N] [--show] FILE.tsv\n"
+    "Usage: tviz eval [--model M] [--without PARTS] [--threads N] [--show] FILE.tsv\n"
     "Translates every source sentence of FILE (source<TAB>target[<TAB>alignment], as tviz corpus\n"
     "writes) greedily and compares the output with the target, word for word:\n"
     "  exact match     the share of sentences translated exactly\n"
     "  token accuracy  the share of target words the output has at the same position\n"
     "overall and by the number of source words (1-5, 6-10, 11-15, 16-20, 21-30, 31+).\n"
     "Pieces of a subword model are joined back into words first. --show prints every\n"
-    "sentence translated wrongly with the output and the reference. Default model: " IO_DEFAULT_MODEL ".\n";
+    "sentence translated wrongly with the output and the reference. Default model: " IO_DEFAULT_MODEL ".\n"
+    "--without pe,scale,mask,residual switches those parts of the Transformer off (what if?).\n";
 
 static void row(const char *name, const tf_eval_bucket *b) {
     if (!b->n) { printf("%-12s %7d %14s %16s\n", name, 0, "-", "-"); return; }
@@ -24,14 +25,15 @@ static void row(const char *name, const tf_eval_bucket *b) {
 }
 
 int cmd_eval(int argc, char **argv) {
-    const char *model = IO_DEFAULT_MODEL, *file = NULL, *threads_s = NULL;
-    int show = 0;
+    const char *model = IO_DEFAULT_MODEL, *file = NULL, *threads_s = NULL, *list;
+    int show = 0, without = 0, bits;
     long threads = omp_get_num_procs();
     for (int i = 1; i < argc; i++) {
         int k;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(eval_help, stdout); return 0; }
         if (!strcmp(argv[i], "--show")) { show = 1; continue; }
         if ((k = io_opt(argc, argv, &i, "--model", NULL, &model))) { if (k < 0) return 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--without", NULL, &list))) { if (k < 0 || io_parse_without(list, &bits)) return 1; without |= bits; continue; }
         if ((k = io_opt(argc, argv, &i, "--threads", NULL, &threads_s))) { if (k < 0 || cli_whole("--threads", threads_s, 1, 256, &threads)) return 1; continue; }
         if (argv[i][0] == '-' && argv[i][1]) return io_error(argv[i], "unknown option for 'eval'; see tviz eval --help");
         if (file) return io_error(argv[i], "one corpus file at a time; see tviz eval --help");
@@ -52,6 +54,7 @@ int cmd_eval(int argc, char **argv) {
     tf_model m;
     char path[4096];
     if (io_load_model(&m, model, path, sizeof path)) { tf_corpus_free(&c); return 1; }
+    m.cfg.without |= without;
     char **out = calloc((size_t)c.n, sizeof *out);
     tf_eval_result r;
     int rc = 0;
@@ -66,7 +69,9 @@ int cmd_eval(int argc, char **argv) {
                 if (ng > 0) tf_words_free(g, ng);
                 if (nw > 0) tf_words_free(w, nw);
             }
-        printf("%s on %s: %d sentence pairs\n", path, file, c.n);
+        char parts[64];
+        if (m.cfg.without) printf("%s without %s on %s: %d sentence pairs\n", path, tf_without_format(m.cfg.without, parts, sizeof parts), file, c.n);
+        else printf("%s on %s: %d sentence pairs\n", path, file, c.n);
         printf("%-12s %7s %14s %16s\n", "source words", "pairs", "exact match", "token accuracy");
         for (int b = 0; b < TF_EVAL_BUCKETS; b++) if (b < 5 || r.by_len[b].n) row(tf_eval_bucket_name(b), &r.by_len[b]);
         row("all", &r.all);

@@ -78,7 +78,7 @@ static int format_of(const export_args *a, const char *out, io_format *f) {
 static const char *export_help =
     "Usage: tviz export [--model M] [--src TEXT] [--tgt TEXT] --stage ID [--view V] [--cell ROW,COL]\n"
     "                   [--format png|svg|pdf] [--width PX] [--scale S] [--colormap NAME]\n"
-    "                   [--text-scale S] [--high-contrast] [--lang en|fa|ar] -o FILE\n"
+    "                   [--text-scale S] [--high-contrast] [--lang en|fa|ar] [--without PARTS] -o FILE\n"
     "       tviz export [--model M] [--src TEXT] [--tgt TEXT] --all [--format F] [--lang L] -o DIR\n"
     "       tviz export --lesson NAME [--lang en|fa|ar] -o FILE.pdf | --format png -o DIR   (a handout)\n"
     "Draws one view of a stage (ids as in tviz trace, e.g. enc.0.self_attn.head.1.weights)\n"
@@ -89,7 +89,8 @@ static const char *export_help =
     "--width sets the picture's width in pixels (the height follows the view); --scale multiplies\n"
     "the pixels of a PNG (2 for a sharp slide), --text-scale the type (1.5 for a projector).\n"
     "--lang draws titles, captions and cards in that language, right to left for fa and ar\n"
-    "(default: from LANGUAGE or LANG when tviz has lessons in it, else English).\n";
+    "(default: from LANGUAGE or LANG when tviz has lessons in it, else English).\n"
+    "--without pe,scale,mask,residual switches those parts of the Transformer off (what if?).\n";
 
 // ---------------------------------------------------------------- --all
 typedef struct { io_picture j; char file[128]; char title[240]; } entry;

@@ -56,6 +56,11 @@ char *cli_trace_json(const tf_model *m, const tf_run *r) {
     cJSON_AddNumberToObject(cfg, "max_len", c->max_len);
     cJSON_AddNumberToObject(cfg, "src_vocab_size", c->V_src);
     cJSON_AddNumberToObject(cfg, "tgt_vocab_size", c->V_tgt);
+    cJSON_AddNumberToObject(cfg, "norm_first", c->norm_first);
+    // what if? the parts switched off in this run (DESIGN.md "Transformer variants")
+    cJSON *without = cJSON_AddArrayToObject(root, "without");
+    for (int k = 0; k < TF_WITHOUT_PARTS; k++)
+        if (t->without & (1 << k)) cJSON_AddItemToArray(without, cJSON_CreateString(tf_without_name(k)));
     cJSON_AddItemToObject(root, "src_tokens", labels(t, TF_AXIS_SRC, r->S));
     cJSON_AddItemToObject(root, "tgt_tokens", labels(t, TF_AXIS_TGT, r->T));
     cJSON_AddItemToObject(root, "src_words", words(r->src_words, r->S));
@@ -99,10 +104,11 @@ char *cli_trace_json(const tf_model *m, const tf_run *r) {
 }
 
 static const char *trace_help =
-    "Usage: tviz trace [--model M] [--src TEXT] [--tgt TEXT] [-o FILE]\n"
+    "Usage: tviz trace [--model M] [--src TEXT] [--tgt TEXT] [--without PARTS] [-o FILE]\n"
     "Runs the model on the sentence and writes every intermediate matrix as JSON\n"
     "(format tviz-trace/1, described in README.md), to FILE or standard output.\n"
-    "Masked (−∞) cells are written as null. Without --tgt the target is decoded greedily.\n";
+    "Masked (−∞) cells are written as null. Without --tgt the target is decoded greedily.\n"
+    "--without pe,scale,mask,residual switches those parts off (what if?); \"without\" lists them.\n";
 
 int cmd_trace(int argc, char **argv) {
     io_run c;

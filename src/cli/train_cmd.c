@@ -543,9 +543,10 @@ done:
 
 // ---------------------------------------------------------------- tviz translate
 static const char *translate_help =
-    "Usage: tviz translate [--model M] [SENTENCE ...]\n"
+    "Usage: tviz translate [--model M] [--without PARTS] [SENTENCE ...]\n"
     "Prints the greedy translation of each sentence (or of each line of standard\n"
-    "input when none is given). Default model: " IO_DEFAULT_MODEL ".\n";
+    "input when none is given). Default model: " IO_DEFAULT_MODEL ".\n"
+    "--without pe,scale,mask,residual switches those parts of the Transformer off (what if?).\n";
 
 static int translate_one(const tf_model *m, const char *src, const char *where) {
     tf_run r;
@@ -562,12 +563,13 @@ static int translate_one(const tf_model *m, const char *src, const char *where) 
 }
 
 int cmd_translate(int argc, char **argv) {
-    const char *model = IO_DEFAULT_MODEL;
-    int first = argc;
+    const char *model = IO_DEFAULT_MODEL, *list;
+    int first = argc, without = 0;
     for (int i = 1; i < argc; i++) {
-        int k;
+        int k, bits;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(translate_help, stdout); return 0; }
         if ((k = io_opt(argc, argv, &i, "--model", NULL, &model))) { if (k < 0) return 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--without", NULL, &list))) { if (k < 0 || io_parse_without(list, &bits)) return 1; without |= bits; continue; }
         if (!strcmp(argv[i], "--")) { first = i + 1; break; }
         if (argv[i][0] == '-' && argv[i][1]) return io_error(argv[i], "unknown option for 'translate'; see tviz translate --help");
         first = i;
@@ -576,6 +578,7 @@ int cmd_translate(int argc, char **argv) {
     tf_model m;
     char path[4096];
     if (io_load_model(&m, model, path, sizeof path)) return 1;
+    m.cfg.without |= without;
     int rc = 0;
     if (first < argc) {
         for (int i = first; i < argc; i++) rc |= translate_one(&m, argv[i], "translate");

@@ -44,13 +44,18 @@ typedef struct {
     char path[4096];      // the model file resolved
     tf_model m;
     tf_run r;
+    int without;          // --without: TF_WITHOUT_* parts switched off (besides those the model was trained without)
 } io_run;
+
+// --without LIST (every command that runs the model): the parts to switch
+// off, as bits. Returns 0, or 1 after printing "tviz: --without: …".
+int io_parse_without(const char *list, int *bits);
 
 // A command's own options: returns 1 if argv[*i] was one (advancing *i past
 // its value), 0 if not, -1 after printing an error.
 typedef int (*io_extra_opt)(void *ctx, int argc, char **argv, int *i);
 
-// Parses --model/--src/--tgt (and the IO_OPT_* options allowed, and whatever
+// Parses --model/--src/--tgt/--without (and the IO_OPT_* options allowed, and whatever
 // extra takes), loads the model and runs it. Returns 0, 1 after an error, or
 // 2 after --help.
 int io_run_start(io_run *c, int argc, char **argv, const char *cmd, const char *help, int allow, io_extra_opt extra, void *ctx);
