@@ -51,6 +51,7 @@ B  := build
 BA := build/asan
 
 .PHONY: all run test test-unit check-sanitize test-asan fuzz fuzz-smoke soak valgrind bench deps fixtures train-fixtures en-fa worked-example screenshots pot clean \
+        en-fa-no-pe en-fa-no-mask en-fa-pre-ln \
         install uninstall test-install deb
 all: $(B)/tviz $(MO)
 
@@ -245,6 +246,20 @@ en-fa: $(B)/tviz
 	rm -rf assets/models/en-fa.snapshots && mkdir -p assets/models/en-fa.snapshots
 	for s in $(EN_FA_SNAPSHOTS); do f=step-$$(printf %06d $$s).safetensors; \
 	  ./$(B)/tviz model convert $(B)/en-fa.snapshots/$$f --f16 -o assets/models/en-fa.snapshots/$$f || exit 1; done
+
+# What if? The translator trained without a part of the Transformer, and pre-LN:
+# the corpus, sizes and steps of en-fa above (keep them the same), the held-out set
+# en-fa's (same corpus seed, so not kept twice), no snapshots shipped. Run each
+# alone: flock /tmp/tviz-train.lock make en-fa-no-pe (about 30 minutes on two cores).
+EN_FA_RUN := --bpe 2000 --d-model 128 --heads 4 --layers 2 --d-ff 512 --batch-tokens 1024 --warmup 400 --steps 8400 --eval-every 1400
+en-fa-no-pe: WHATIF := --without pe
+en-fa-no-mask: WHATIF := --without mask
+en-fa-pre-ln: WHATIF := --norm-first
+en-fa-no-pe en-fa-no-mask en-fa-pre-ln: $(B)/tviz
+	rm -rf $(B)/$@.snapshots
+	./$(B)/tviz train -o assets/models/$@.safetensors $(EN_FA_RUN) $(WHATIF) \
+	  --save-every 1400 --snapshots $(B)/$@.snapshots --loss-png $(B)/$@.loss.png
+	rm -f assets/models/$@.heldout.tsv
 
 # The shipped worked example, made by tviz itself.
 worked-example: $(B)/tviz

@@ -80,6 +80,7 @@ expect_ok "walk one stage" "$TVIZ" walk --stage 'dec.0.cross_attn.head.1.weights
 printf '\nb\nq\n' | "$TVIZ" walk --stage 'src.*' >"$T/out" 2>&1 || bad "walk reading commands from a pipe failed"
 expect_ok "model info" "$TVIZ" model info worked-example
 grep -q "parameters: 496" "$T/out" || bad "model info: parameter count"
+grep -q "^layers: post-LN .* trained without: nothing" "$T/out" || bad "model info: the layers' order and the parts trained without"
 expect_ok "model init" "$TVIZ" model init --preset worked-example -o "$T/we.safetensors"
 cmp -s "$T/we.safetensors" assets/models/worked-example.safetensors || bad "the shipped worked example differs from the one tviz makes"
 expect_ok "model init another seed" "$TVIZ" model init --preset worked-example --seed 9 -o "$T/we9.safetensors"
@@ -240,6 +241,15 @@ expect_error "model convert without a precision" "needs --f16 or --f32" "$TVIZ" 
 expect_error "train: resume without its state" "training state" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/m2.safetensors" --resume "$T/m.safetensors" --steps 8
 [ ! -e "$T/m2.safetensors" ] || bad "train: a failed resume wrote a model"
 printf 'I really enjoy\tمن واقعاً لذت می‌برم\nWe really enjoy\tما واقعاً لذت می‌بریم\nThey enjoy\tآن‌ها لذت می‌برند\n' >"$T/bpe.tsv"
+# what if? a pre-LN model trained without positional encoding keeps both, and runs so
+expect_ok "train: --norm-first --without pe" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/pre.safetensors" --norm-first --without pe --steps 2 --save-every 0 --threads 1 --d-model 8 --heads 2 --d-ff 8 --layers 1
+grep -q "pre-LN, without pe" "$T/err" || bad "train --norm-first --without pe does not say so: $(head -1 "$T/err")"
+expect_ok "model info: a variant" "$TVIZ" model info "$T/pre.safetensors"
+grep -q "^layers: pre-LN .* trained without: pe" "$T/out" && grep -q "final norms: encoder yes, decoder yes" "$T/out" || bad "model info on a pre-LN model without pe: $(sed -n 3,5p "$T/out")"
+expect_ok "trace: a model trained without pe" "$TVIZ" trace --model "$T/pre.safetensors" --src "a b"
+grep -q '"without":\["pe"\]' "$T/out" && grep -q '"id":"enc.0.pre_norm1"' "$T/out" || bad "trace of a model trained without pe: its run is not without pe, or not pre-LN"
+expect_error "train: --without an unknown part" '"wings" is not a part' "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/w.safetensors" --without wings
+expect_error "train: --norm-first on a snapshot" "shapes a new model" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/w.safetensors" --resume "$T/m.snapshots/step-000002.safetensors" --norm-first
 expect_error "train: nothing to merge" "--bpe: the corpus has no pair of characters seen twice" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/bpe.safetensors" --bpe 20
 expect_ok "train: subword pieces" "$TVIZ" train --corpus "$T/bpe.tsv" -o "$T/bpe.safetensors" --bpe 20 --steps 2 --save-every 0 --threads 1 --d-model 8 --heads 2 --d-ff 8 --layers 1
 expect_ok "model info: merges" "$TVIZ" model info "$T/bpe.safetensors"

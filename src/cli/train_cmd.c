@@ -31,6 +31,11 @@ static const char *train_help =
     "  --bpe N              subword pieces (§5.1): learn N byte-pair merges per language from the\n"
     "                       corpus and store them in the model (src_merges, tgt_merges); a word\n"
     "                       never seen splits into pieces, never <unk> (default 0: whole words)\n"
+    "  --norm-first         pre-LN layers, x = x + Sublayer(LayerNorm(x)), with final norms on both\n"
+    "                       stacks (torch's norm_first=True); default: post-LN, as the paper\n"
+    "  --without PARTS      what if? train without parts of the Transformer: pe (no positional\n"
+    "                       encoding), mask (no causal mask), scale, residual; the model keeps them\n"
+    "                       off when it runs (__metadata__ \"without\")\n"
     "Training:\n"
     "  --steps N            Adam steps in all (default 2000)\n"
     "  --batch-tokens N     target tokens per batch (default 512)\n"
@@ -53,6 +58,7 @@ typedef struct {
     long steps, save_every, eval_every, batch_tokens, corpus_seed;
     int d_model, heads, layers, d_ff;
     long bpe;
+    int norm_first, without;  // the variant of a new model (--norm-first, --without)
     tf_train_cfg cfg;
 } train_opts;
 
@@ -281,6 +287,13 @@ static int parse_train(train_opts *o, int argc, char **argv) {
         long v = 0;
         const char *s;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(train_help, stdout); return 2; }
+        if (!strcmp(argv[i], "--norm-first")) { o->norm_first = 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--without", NULL, &s))) {
+            int bits;
+            if (k < 0 || io_parse_without(s, &bits)) return 1;
+            o->without |= bits;
+            continue;
+        }
 #define STR(name, alias, field) if ((k = io_opt(argc, argv, &i, name, alias, &o->field))) { if (k < 0) return 1; continue; }
         STR("--corpus", NULL, corpus) STR("--heldout", NULL, heldout) STR("--output", "-o", out)
         STR("--snapshots", NULL, snapdir) STR("--loss-png", NULL, loss_png) STR("--resume", NULL, resume)
@@ -301,6 +314,8 @@ static int parse_train(train_opts *o, int argc, char **argv) {
     if (!o->out) return io_error("train", "needs -o FILE, where to write the trained model");
     if (o->heldout && !o->corpus) return io_error("--heldout", "needs --corpus too (without --corpus the built-in held-out set is used)");
     if (o->d_model % o->heads) return io_error("--heads", "%d does not divide --d-model %d", o->heads, o->d_model);
+    if (o->resume && (o->norm_first || o->without))
+        return io_error(o->norm_first ? "--norm-first" : "--without", "shapes a new model; a snapshot goes on as it was made (leave it out with --resume)");
     return 0;
 }
 
@@ -374,6 +389,9 @@ static int new_model(tf_model *m, const train_opts *o, const tf_corpus *c, const
     cfg.C = o->d_model; cfg.H = o->heads; cfg.F = o->d_ff; cfg.L_enc = cfg.L_dec = o->layers;
     cfg.eps = 1e-5f; cfg.embed_scale_is_sqrt = 1; cfg.src_append_eos = 1;
     cfg.max_len = 24; cfg.max_len_set = 1;
+    cfg.norm_first = o->norm_first;
+    cfg.has_enc_norm = cfg.has_dec_norm = o->norm_first; // pre-LN sums are normalised once more at the top (as torch's)
+    cfg.trained_without = cfg.without = o->without;
     char *sv = NULL, *tv = NULL, *sm = NULL, *tm = NULL;
     tf_bpe sb = {0}, tb = {0};
     tf_err e;
@@ -451,9 +469,13 @@ int cmd_train(int argc, char **argv) {
     if (tf_batches_make(&bt, &dtrain, (int)o.batch_tokens, t.cfg.seed, &e)) { io_error(cname, "%s", e.msg); goto done; }
     batch = malloc(sizeof *batch * (size_t)bt.max_len);
     if (!batch) { io_error("train", "out of memory"); goto done; }
-    fprintf(stderr, "tviz: training %zu parameters (d_model %d, %d heads, %d+%d layers, d_ff %d) on %d pairs "
+    char parts[64], variant[96] = "";
+    if (m.cfg.norm_first || m.cfg.trained_without)
+        snprintf(variant, sizeof variant, "%s%s%s", m.cfg.norm_first ? ", pre-LN" : "", m.cfg.trained_without ? ", without " : "",
+                 tf_without_format(m.cfg.trained_without, parts, sizeof parts));
+    fprintf(stderr, "tviz: training %zu parameters (d_model %d, %d heads, %d+%d layers, d_ff %d%s) on %d pairs "
                     "(%d batches of about %ld target tokens), %d held out; %d thread%s\n",
-            m.n_params, m.cfg.C, m.cfg.H, m.cfg.L_enc, m.cfg.L_dec, m.cfg.F, dtrain.n, bt.n, o.batch_tokens, dheld.n,
+            m.n_params, m.cfg.C, m.cfg.H, m.cfg.L_enc, m.cfg.L_dec, m.cfg.F, variant, dtrain.n, bt.n, o.batch_tokens, dheld.n,
             t.n_ws, t.n_ws == 1 ? "" : "s");
     if (o.resume) fprintf(stderr, "tviz: resuming at step %d of %ld\n", t.step, o.steps);
 
