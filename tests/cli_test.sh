@@ -120,6 +120,21 @@ for v in heatmap matrix heads grid pe-heatmap pe-curves pe-similarity architectu
     expect_ok "view $v" "$TVIZ" export --stage $W --view $v -o "$T/v-$v.png"
 done
 expect_ok "arithmetic view" "$TVIZ" export --stage $W --view arithmetic --cell 1,0 -o "$T/arith.png"
+# what if? the compare view (PNG, SVG, PDF), the JSON of a comparison, the loss view of several models
+for f in png svg pdf; do
+    expect_ok "view compare ($f)" "$TVIZ" export --stage $W --view compare --without scale -o "$T/cmp.$f"
+    [ -s "$T/cmp.$f" ] || bad "compare view: no $f"
+done
+if command -v pdftotext >/dev/null; then
+    pdftotext "$T/cmp.pdf" - | tr '\n' ' ' | grep -q "Rows almost one-hot" || bad "the compare view of attention weights does not count the one-hot rows"
+fi
+expect_error "view compare with nothing off" "nothing is switched off" "$TVIZ" export --stage $W --view compare -o "$T/cmp0.png"
+[ ! -e "$T/cmp0.png" ] || bad "a refused compare view wrote a file"
+expect_ok "trace --compare" "$TVIZ" trace --model worked-example --src "$S" --without scale --compare -o "$T/cmp.json"
+grep -q '"without":\["scale"\].*"compare":{"without":\[\],"stages":\[{"id":"src.embed"' "$T/cmp.json" || bad "trace --compare: no \"compare\" with every part on"
+[ "$(grep -o '"id":"enc.0.self_attn.head.0.scaled"' "$T/cmp.json" | wc -l)" -eq 2 ] || bad "trace --compare: a stage is not in both runs"
+expect_error "view loss of a model without curves" "keeps no training curve" "$TVIZ" export --model worked-example --view loss -o "$T/loss0.png"
+expect_error "several models for another view" "several models are for --view loss" "$TVIZ" export --model worked-example --model worked-example --stage src.pe -o "$T/x.png"
 expect_ok "figure without a stage" "$TVIZ" export --view pe-curves -o "$T/curves.svg"
 expect_ok "export all" "$TVIZ" export --model worked-example --all -o "$T/all"
 [ "$(ls "$T/all" | grep -c '^[0-9][0-9][0-9]-.*\.png$')" -eq 67 ] || bad "export --all: $(ls "$T/all" | grep -c '^[0-9]') stage pictures, want 67"
@@ -248,6 +263,9 @@ expect_ok "model info: a variant" "$TVIZ" model info "$T/pre.safetensors"
 grep -q "^layers: pre-LN .* trained without: pe" "$T/out" && grep -q "final norms: encoder yes, decoder yes" "$T/out" || bad "model info on a pre-LN model without pe: $(sed -n 3,5p "$T/out")"
 expect_ok "trace: a model trained without pe" "$TVIZ" trace --model "$T/pre.safetensors" --src "a b"
 grep -q '"without":\["pe"\]' "$T/out" && grep -q '"id":"enc.0.pre_norm1"' "$T/out" || bad "trace of a model trained without pe: its run is not without pe, or not pre-LN"
+expect_ok "train: a post-LN model for the loss view" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/post.safetensors" --steps 4 --eval-every 2 --save-every 0 --threads 1 --d-model 8 --heads 2 --d-ff 8 --layers 1
+expect_ok "view loss of two models" "$TVIZ" export --model "$T/post.safetensors" --model "$T/pre.safetensors" --view loss -o "$T/loss.svg"
+[ -s "$T/loss.svg" ] || bad "loss view: no picture"
 expect_error "train: --without an unknown part" '"wings" is not a part' "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/w.safetensors" --without wings
 expect_error "train: --norm-first on a snapshot" "shapes a new model" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/w.safetensors" --resume "$T/m.snapshots/step-000002.safetensors" --norm-first
 expect_error "train: nothing to merge" "--bpe: the corpus has no pair of characters seen twice" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/bpe.safetensors" --bpe 20

@@ -181,6 +181,27 @@ static void high_contrast_and_colormap_options(void **state) {
     cairo_surface_destroy(img);
 }
 
+// The numbers the compare view writes under attention weights: one-hot rows
+// and mean entropy, on a hand-made stage (a fully masked row counts for neither).
+static void probability_rows(void **state) {
+    (void)state;
+    float p[4][4] = {{1, 0, 0, 0}, {0.5f, 0.5f, 0, 0}, {0, 0, 0, 0}, {0.25f, 0.25f, 0.25f, 0.25f}};
+    tf_stage s = {.rows = 4, .cols = 4, .kind = TF_KIND_PROB, .data = &p[0][0]};
+    int oh = -1;
+    double h = -1;
+    render_prob_rows(&s, &oh, &h);
+    assert_int_equal(oh, 1);
+    CHECK_CLOSE(h, (0 + 1 + 2) / 3.0, 1e-9);
+    p[1][0] = 0.995f;
+    p[1][1] = 0.005f;
+    render_prob_rows(&s, &oh, &h);
+    assert_int_equal(oh, 2);
+    char buf[200];
+    render_opts o;
+    render_opts_default(&o);
+    assert_string_equal(render_without_text(&o, TF_WITHOUT_PE | TF_WITHOUT_RESIDUAL, buf, sizeof buf), "positional encoding, the residual connections");
+}
+
 // Every view, every format, draws without a cairo error and gives a file
 // its reader accepts (PNG here; SVG and PDF are parsed in cli_test.sh).
 static void every_view_draws(void **state) {
@@ -190,19 +211,36 @@ static void every_view_draws(void **state) {
     o.cell_row = 1;
     o.cell_col = 0;
     int st = tf_trace_find(&r.trace, "dec.0.self_attn.head.1.weights");
+    // the compare view sets the run with parts switched off beside the same tokens with every part
+    tf_model off = m;
+    off.cfg.without = TF_WITHOUT_SCALE | TF_WITHOUT_MASK;
+    tf_run ro, rc;
+    tf_err e;
+    assert_int_equal(tf_run_sentence(&ro, &off, we_src, we_tgt, &e), 0);
+    assert_int_equal(tf_run_compare(&rc, &off, &ro, &e), 0);
     for (int v = RENDER_VIEW_MATRIX; v < RENDER_VIEW_COUNT; v++) {
         char why[256];
-        assert_int_equal(render_view_check(&r.trace, st, (render_view)v, &o, why, sizeof why), 0);
+        const tf_trace *t = &r.trace;
+        render_opts ov = o;
+        if (v == RENDER_VIEW_COMPARE) {
+            assert_int_equal(render_view_check(t, st, (render_view)v, &o, why, sizeof why), -1);
+            assert_non_null(strstr(why, "--without"));
+            t = &ro.trace;
+            ov.compare = &rc.trace;
+        }
+        assert_int_equal(render_view_check(t, st, (render_view)v, &ov, why, sizeof why), 0);
         for (int f = IO_PNG; f <= IO_PDF; f++) {
             unsigned char *out;
             size_t n;
-            if (io_draw(&(io_picture){.t = &r.trace, .m = &m, .stage = st, .view = (render_view)v, .opts = o, .w = 640, .h = 480, .scale = 1, .fmt = (io_format)f}, &out, &n))
+            if (io_draw(&(io_picture){.t = t, .m = &m, .stage = st, .view = (render_view)v, .opts = ov, .w = 640, .h = 480, .scale = 1, .fmt = (io_format)f}, &out, &n))
                 fail_msg("%s as format %d failed", render_view_name((render_view)v), f);
             static const char *magic[] = {"\x89PNG", "<?xm", "%PDF"};
             if (n < 100 || memcmp(out, magic[f], 4)) fail_msg("%s: bad %s output", render_view_name((render_view)v), magic[f] + 1);
             free(out);
         }
     }
+    tf_run_free(&rc);
+    tf_run_free(&ro);
     char why[256];
     o.cell_row = 9;
     assert_int_equal(render_view_check(&r.trace, st, RENDER_VIEW_ARITHMETIC, &o, why, sizeof why), -1);
@@ -427,6 +465,7 @@ int main(void) {
         cmocka_unit_test(masked_cells_show_the_pattern),
         cmocka_unit_test(high_contrast_and_colormap_options),
         cmocka_unit_test(every_view_draws),
+        cmocka_unit_test(probability_rows),
         cmocka_unit_test(reference_images),
         cmocka_unit_test(lesson_live_values),
     };

@@ -84,7 +84,9 @@ static const char *export_help =
     "Draws one view of a stage (ids as in tviz trace, e.g. enc.0.self_attn.head.1.weights)\n"
     "or, with --all, every stage plus the figures into DIR with an index.html.\n"
     "Views: heatmap, matrix, heads, grid, pe-heatmap, pe-curves, pe-similarity,\n"
-    "       architecture, arithmetic (needs --cell). Default: heatmap for attention, matrix otherwise.\n"
+    "       architecture, arithmetic (needs --cell), compare (with --without: the stage with every part,\n"
+    "       without the parts and their difference), loss (the training curves model files keep;\n"
+    "       --model A --model B draws several). Default: heatmap for attention, matrix otherwise.\n"
     "Colour maps: viridis, cividis, rdbu, puor, gray (default: viridis for probabilities, rdbu for values).\n"
     "--width sets the picture's width in pixels (the height follows the view); --scale multiplies\n"
     "the pixels of a PNG (2 for a sharp slide), --text-scale the type (1.5 for a projector).\n"
@@ -218,8 +220,36 @@ static int export_all(io_run *c, const char *dir, const io_picture *proto) {
 }
 
 // ---------------------------------------------------------------- the command
+// The loss view: every --model's training curves (the first is the run's
+// model; the others are loaded into extra). Returns 0, or 1 after the error.
+static int load_curves(io_run *c, render_opts *o, tf_model *extra, const tf_model **models, const char **names, char (*namebuf)[128]) {
+    for (int k = 0; k < c->n_models || k == 0; k++) {
+        char path[4096];
+        if (k > 0 && io_load_model(&extra[k], c->models[k], path, sizeof path)) {
+            for (int i = 1; i < k; i++) tf_model_free(&extra[i]);
+            return 1;
+        }
+        const tf_model *m = k ? &extra[k] : &c->m;
+        if (!m->n_loss_curve) {
+            for (int i = 1; i <= k; i++) tf_model_free(&extra[i]);
+            return io_error(k ? c->models[k] : c->model, "keeps no training curve; the loss view reads loss_curve, which tviz train writes into the models it makes");
+        }
+        render_model_name(k ? c->models[k] : c->path, namebuf[k], 128);
+        models[k] = m;
+        names[k] = namebuf[k];
+    }
+    o->models = models;
+    o->model_names = names;
+    o->n_models = c->n_models ? c->n_models : 1;
+    return 0;
+}
+
 int cmd_export(int argc, char **argv) {
     export_args a = {0};
+    tf_model extra[IO_MAX_MODELS];
+    const tf_model *models[IO_MAX_MODELS];
+    const char *names[IO_MAX_MODELS];
+    char namebuf[IO_MAX_MODELS][128];
     io_run c;
     int rc = io_run_start(&c, argc, argv, "export", export_help, IO_OPT_OUT | IO_OPT_LANG, extra_opt, &a);
     if (rc) return rc == 2 ? 0 : 1;
@@ -250,9 +280,16 @@ int cmd_export(int argc, char **argv) {
         rc = cli_handout(&c, a.lesson, c.lang, j.fmt, c.out);
         goto done;
     }
-    static const render_view stage_free[] = {RENDER_VIEW_PE_HEATMAP, RENDER_VIEW_PE_CURVES, RENDER_VIEW_PE_SIMILARITY, RENDER_VIEW_ARCHITECTURE};
+    static const render_view stage_free[] = {RENDER_VIEW_PE_HEATMAP, RENDER_VIEW_PE_CURVES, RENDER_VIEW_PE_SIMILARITY, RENDER_VIEW_ARCHITECTURE,
+                                             RENDER_VIEW_LOSS};
     int needs_stage = 1;
-    for (size_t k = 0; k < 4; k++) needs_stage &= j.view != stage_free[k];
+    for (size_t k = 0; k < sizeof stage_free / sizeof *stage_free; k++) needs_stage &= j.view != stage_free[k];
+    if (c.n_models > 1 && j.view != RENDER_VIEW_LOSS) { io_error("--model", "several models are for --view loss; give one for the other views"); goto done; }
+    if (j.view == RENDER_VIEW_LOSS && load_curves(&c, &j.opts, extra, models, names, namebuf)) goto done;
+    if (j.view == RENDER_VIEW_COMPARE) {
+        if (io_run_compare(&c)) goto done;
+        j.opts.compare = &c.cmp.trace;
+    }
     if (a.stage) {
         j.stage = tf_trace_find(t, a.stage);
         if (j.stage < 0) { io_error(a.stage, "is not a stage of this model; ids look like src.pe or enc.0.self_attn.head.0.weights (tviz walk lists them)"); goto done; }
@@ -268,6 +305,7 @@ int cmd_export(int argc, char **argv) {
     }
     rc = export_one(&j, c.out);
 done:
+    for (int k = 1; j.opts.n_models && k < j.opts.n_models; k++) tf_model_free(&extra[k]);
     io_run_end(&c);
     return rc;
 }

@@ -35,6 +35,7 @@ const char *io_no_lessons(void);
 
 // ---------------------------------------------------------------- the options every command shares
 enum { IO_OPT_OUT = 1, IO_OPT_WALK = 2, IO_OPT_LANG = 4 }; // -o; --stage and --no-pause; --lang
+#define IO_MAX_MODELS 8   // --model given more than once (the loss view compares them)
 
 typedef struct {
     const char *model, *src, *tgt, *out, *stage;
@@ -45,7 +46,16 @@ typedef struct {
     tf_model m;
     tf_run r;
     int without;          // --without: TF_WITHOUT_* parts switched off (besides those the model was trained without)
+    const char *models[IO_MAX_MODELS]; // every --model given, in order (model is the first)
+    int n_models;
+    tf_run cmp;           // io_run_compare: the same input with every part on
+    int has_cmp;
 } io_run;
+
+// The comparison of a run with parts switched off (the compare view, trace
+// --compare): c->cmp, the model with every part on, on c->r's tokens.
+// Returns 0, or 1 after printing the error.
+int io_run_compare(io_run *c);
 
 // --without LIST (every command that runs the model): the parts to switch
 // off, as bits. Returns 0, or 1 after printing "tviz: --without: …".

@@ -43,7 +43,13 @@ int io_run_start(io_run *c, int argc, char **argv, const char *cmd, const char *
         const char *a = argv[i], *list;
         int k;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(help, stdout); return 2; }
-        if ((k = io_opt(argc, argv, &i, "--model", "-m", &c->model))) { if (k < 0) return 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--model", "-m", &c->model))) {
+            if (k < 0) return 1;
+            if (c->n_models == IO_MAX_MODELS) return io_error(c->model, "one --model too many; give at most %d", IO_MAX_MODELS);
+            c->models[c->n_models++] = c->model;
+            c->model = c->models[0];
+            continue;
+        }
         if ((k = io_opt(argc, argv, &i, "--src", NULL, &c->src))) { if (k < 0) return 1; continue; }
         if ((k = io_opt(argc, argv, &i, "--tgt", NULL, &c->tgt))) { if (k < 0) return 1; continue; }
         if ((k = io_opt(argc, argv, &i, "--without", NULL, &list))) {
@@ -80,7 +86,17 @@ int io_run_start(io_run *c, int argc, char **argv, const char *cmd, const char *
     return 0;
 }
 
+int io_run_compare(io_run *c) {
+    if (c->has_cmp) return 0;
+    if (!c->m.cfg.without) return io_error("--without", "nothing is switched off to compare with; give the parts, e.g. --without scale");
+    tf_err e;
+    if (tf_run_compare(&c->cmp, &c->m, &c->r, &e)) return io_error(c->model, "%s", e.msg);
+    c->has_cmp = 1;
+    return 0;
+}
+
 void io_run_end(io_run *c) {
+    if (c->has_cmp) tf_run_free(&c->cmp);
     tf_run_free(&c->r);
     tf_model_free(&c->m);
 }

@@ -311,6 +311,52 @@ int tf_run_greedy(tf_run *r, const tf_model *m, const char *src, int limit, tf_e
     return run(r, m, src, NULL, limit, e);
 }
 
+static char **copy_words(char *const *w, int n) {
+    char **c = calloc((size_t)n + 1, sizeof *c);
+    for (int i = 0; c && i < n; i++)
+        if (!(c[i] = strdup(w[i]))) { tf_words_free(c, i); return NULL; }
+    return c;
+}
+
+int tf_run_same_input(tf_run *r, const tf_model *m, const tf_run *like, tf_err *e) {
+    const tf_config *c = &m->cfg;
+    memset(r, 0, sizeof *r);
+    r->S = like->S;
+    r->T = like->T;
+    r->n_src_unk = like->n_src_unk;
+    r->n_tgt_unk = like->n_tgt_unk;
+    r->greedy = like->greedy;
+    r->stopped_on_eos = like->stopped_on_eos;
+    r->src_ids = malloc(sizeof(int) * (size_t)r->S);
+    r->tgt_ids = malloc(sizeof(int) * (size_t)r->T);
+    r->src_labels = malloc(sizeof(char *) * (size_t)r->S);
+    r->tgt_labels = malloc(sizeof(char *) * (size_t)r->T);
+    r->src_words = copy_words(like->src_words, r->S);
+    r->tgt_words = copy_words(like->tgt_words, r->T);
+    if (!r->src_ids || !r->tgt_ids || !r->src_labels || !r->tgt_labels || !r->src_words || !r->tgt_words) {
+        tf_fail(e, "out of memory");
+        goto fail;
+    }
+    memcpy(r->src_ids, like->src_ids, sizeof(int) * (size_t)r->S);
+    memcpy(r->tgt_ids, like->tgt_ids, sizeof(int) * (size_t)r->T);
+    for (int i = 0; i < r->S; i++) r->src_labels[i] = m->src_vocab.tok[r->src_ids[i]];
+    for (int i = 0; i < r->T; i++) r->tgt_labels[i] = m->tgt_vocab.tok[r->tgt_ids[i]];
+    if (tf_acts_alloc(&r->acts, c, r->S, r->T, e)) goto fail;
+    tf_encode(&r->acts, m, r->src_ids, r->S);
+    tf_decode(&r->acts, m, r->tgt_ids, r->T);
+    if (tf_trace_build(&r->trace, m, &r->acts, r->src_labels, r->tgt_labels, e)) goto fail;
+    return 0;
+fail:
+    tf_run_free(r);
+    return -1;
+}
+
+int tf_run_compare(tf_run *r, const tf_model *m, const tf_run *like, tf_err *e) {
+    tf_model full = *m; // the same weights and vocabularies, every part switched on
+    full.cfg.without = 0;
+    return tf_run_same_input(r, &full, like, e);
+}
+
 void tf_run_free(tf_run *r) {
     tf_trace_free(&r->trace);
     tf_acts_free(&r->acts);

@@ -458,5 +458,12 @@ int tf_run_sentence(tf_run *r, const tf_model *m, const char *src, const char *t
 // (<bos> included): limit 1 shows the first prediction, 2 the second, …
 int tf_run_greedy(tf_run *r, const tf_model *m, const char *src, int limit, tf_err *e);
 void tf_run_free(tf_run *r);
+// m on the very tokens of another run (its source, its decoder input; no
+// decoding): the same stages, so they can be set side by side.
+int tf_run_same_input(tf_run *r, const tf_model *m, const tf_run *like, tf_err *e);
+// What if? The comparison for a run with parts switched off: m with every
+// part on (cfg.without 0), on the same tokens as like. Stage i of r is stage
+// i of like (switches change numbers, never stages).
+int tf_run_compare(tf_run *r, const tf_model *m, const tf_run *like, tf_err *e);
 
 #endif

@@ -46,6 +46,14 @@ typedef struct {
     int n_curve_dims;
     const char *(*translate)(const char *msgid); // interface words (gettext in the chosen language); NULL: English as written
     int rtl;                    // a right-to-left language: titles and captions start at the right (matrices keep their orientation)
+    // what if? (the compare view): the same run with every part switched on
+    // (tf_run_compare), beside the trace drawn, whose parts are off; NULL: none
+    const tf_trace *compare;
+    // the loss view: the models whose training curves are drawn together and
+    // their names; n_models 0: the model drawn (render_draw's m) alone
+    const tf_model *const *models;
+    const char *const *model_names;
+    int n_models;
 } render_opts;
 
 void render_opts_default(render_opts *o);
@@ -133,6 +141,8 @@ typedef enum {
     RENDER_VIEW_PE_SIMILARITY, // PE(i)·PE(j) between positions
     RENDER_VIEW_ARCHITECTURE,  // Figure 1 of the paper, the current stage highlighted
     RENDER_VIEW_ARITHMETIC,    // how one cell's value is computed, with its numbers
+    RENDER_VIEW_COMPARE,       // what if? the stage with every part, with parts switched off, their difference (o->compare)
+    RENDER_VIEW_LOSS,          // training loss (and held-out accuracy) of one or more models, from their files
     RENDER_VIEW_COUNT
 } render_view;
 
@@ -193,10 +203,29 @@ int render_arith_lines(const tf_trace *t, const tf_model *m, int stage, int row,
 void render_arithmetic(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, const render_opts *o,
                        double w, double h);
 
+// ---------------------------------------------------------------- what if? (matrix.c, render.c)
+// "positional encoding, the causal mask": the parts switched off (TF_WITHOUT_*
+// bits) in the language of o. Returns buf.
+const char *render_without_text(const render_opts *o, int without, char *buf, size_t n);
+// The name of one part (0..3: pe, scale, mask, residual), translated.
+const char *render_part_name(const render_opts *o, int part);
+// The rows of a probability stage (attention weights, output probabilities):
+// how many are one-hot (their largest value ≥ 0.99), and their mean entropy
+// in bits (−Σ p log₂ p; 0 for one-hot, log₂ n for uniform).
+void render_prob_rows(const tf_stage *s, int *one_hot, double *mean_entropy);
+// The compare view: stage of t (parts off) beside the same stage of o->compare
+// (every part on) and their difference, with each row's entropy for
+// probabilities.
+void render_compare(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h);
+
 // ---------------------------------------------------------------- training (plot.c)
 // The loss of each step (n), and optionally the held-out exact match (0–1) at
 // some steps (n_acc dots on a right-hand axis).
 void render_loss_curve(cairo_t *cr, const float *loss, int n, const float *acc, const int *acc_step, int n_acc,
                        const render_opts *o, double w, double h);
+// The loss view: the curves the model files keep (loss_curve, heldout_curve)
+// of n models side by side on one pair of axes, one colour each, named.
+void render_loss_compare(cairo_t *cr, const tf_model *const *models, const char *const *names, int n, const render_opts *o,
+                         double w, double h);
 
 #endif
