@@ -22,4 +22,9 @@ DISPLAY=$D "$TVIZ" --size 1440x900 --lang fa --keys "N" --screenshot docs/window
 # diagrams for Persian and Arabic slides: an arithmetic card and all heads
 "$TVIZ" export --lang fa --stage dec.1.cross_attn.head.3.weights --view arithmetic --cell 3,2 --width 900 -o docs/card-fa.png
 "$TVIZ" export --lang ar --stage dec.1.cross_attn.head.3.weights --view heads -o docs/heads-ar.png
+# what if? the softmax without √d_k on the paper's base sizes (d_k = 64), and the pre-LN Figure 1
+"$TVIZ" model init --preset base --seed 1 -o build/base.safetensors >/dev/null
+"$TVIZ" export --model build/base.safetensors --without scale --view compare --stage enc.0.self_attn.head.0.weights --width 1400 -o docs/whatif-scale.png
+"$TVIZ" export --model en-fa-pre-ln --view architecture --stage enc.0.pre_norm1 --width 700 -o docs/pre-ln.png
+"$TVIZ" export --view loss --model en-fa --model en-fa-pre-ln --width 1000 -o docs/loss-pre-ln.png
 echo "docs: pictures remade"

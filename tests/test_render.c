@@ -387,7 +387,7 @@ static void lesson_live_values(void **state) {
     assert_int_equal(render_lesson_cond(&c, "greedy", why, sizeof why), 0); // the target is typed
     assert_int_equal(render_lesson_cond(&c, "pieces", why, sizeof why), 0);
     assert_int_equal(render_lesson_cond(&c, "split", why, sizeof why), 0);
-    assert_int_equal(render_lesson_cond(&c, "trained", why, sizeof why), -1);
+    assert_int_equal(render_lesson_cond(&c, "fluent", why, sizeof why), -1);
     assert_non_null(strstr(why, "not a condition"));
     assert_int_equal(render_lesson_cond(&c, "aligning", why, sizeof why), 0); // the worked example was never trained
     assert_int_equal(render_lesson_value(&c, "align_id", why, sizeof why), -1);
@@ -458,6 +458,65 @@ static void lesson_live_values(void **state) {
     tf_model_free(&fm);
 }
 
+// What if? The lesson's values and conditions of the switches: the twin rows
+// of a repeated word (equal without positional encoding), one-hot rows and
+// entropy, the parts switched off, where training ended.
+static void whatif_live_values(void **state) {
+    (void)state;
+    tf_model off = m;
+    tf_run ro;
+    tf_err e;
+    char why[300];
+    for (int pe = 0; pe < 2; pe++) {
+        off.cfg.without = pe ? 0 : TF_WITHOUT_PE | TF_WITHOUT_SCALE;
+        assert_int_equal(tf_run_sentence(&ro, &off, "I really enjoy I", NULL, &e), 0);
+        render_lesson_ctx c = {&ro.trace, &off, "worked-example", -1, ro.greedy};
+        assert_string_equal(lesson_value(&c, NULL, "twin"), "I");
+        assert_string_equal(lesson_value(&c, NULL, "twin_a"), "0");
+        assert_string_equal(lesson_value(&c, NULL, "twin_b"), "3");
+        const tf_stage *n2 = &ro.trace.stages[tf_trace_find(&ro.trace, "enc.0.norm2")];
+        double gap = 0;
+        for (int j = 0; j < n2->cols; j++) gap = fmax(gap, fabs(n2->data[j] - n2->data[3 * n2->cols + j]));
+        char want[64];
+        render_format_value((float)gap, want, sizeof want, 4);
+        assert_string_equal(lesson_value(&c, "enc.0.norm2", "this twin_gap"), want);
+        if (!pe) assert_true(gap == 0); // the same word, the same row: no position tells them apart
+        else assert_true(gap > 1e-3);
+        char row0[200];
+        snprintf(row0, sizeof row0, "%s", lesson_value(&c, "enc.0.norm2", "this 0"));
+        assert_string_equal(lesson_value(&c, "enc.0.norm2", "this twin"), row0);
+        if (!pe) assert_string_equal(lesson_value(&c, "enc.0.norm2", "this twin2"), row0);
+        assert_null(lesson_value(&c, "tgt.embed", "this twin_gap")); // its rows are not the source tokens
+        // one-hot rows and entropy, as render_prob_rows counts them
+        const tf_stage *w = &ro.trace.stages[tf_trace_find(&ro.trace, "enc.0.self_attn.head.0.weights")];
+        int oh;
+        double h;
+        render_prob_rows(w, &oh, &h);
+        snprintf(want, sizeof want, "%d", oh);
+        assert_string_equal(lesson_value(&c, "enc.0.self_attn.head.0.weights", "this onehot"), want);
+        snprintf(want, sizeof want, "%.2f", h);
+        assert_string_equal(lesson_value(&c, "enc.0.self_attn.head.0.weights", "this entropy"), want);
+        assert_null(lesson_value(&c, "enc.0.self_attn.q", "this onehot")); // not probabilities
+        // conditions
+        c.stage = tf_trace_find(&ro.trace, "enc.0.norm2");
+        assert_int_equal(render_lesson_cond(&c, "without=pe", why, sizeof why), !pe);
+        assert_int_equal(render_lesson_cond(&c, "!without=scale", why, sizeof why), pe);
+        assert_int_equal(render_lesson_cond(&c, "without=mask", why, sizeof why), 0);
+        assert_int_equal(render_lesson_cond(&c, "twin", why, sizeof why), 1);
+        assert_int_equal(render_lesson_cond(&c, "norm_first", why, sizeof why), 0);
+        assert_int_equal(render_lesson_cond(&c, "trained", why, sizeof why), 0); // the worked example was made, not trained
+        assert_string_equal(lesson_value(&c, NULL, "train_loss"), "—");
+        assert_int_equal(render_lesson_cond(&c, "without=wings", why, sizeof why), -1);
+        assert_non_null(strstr(why, "without=pe"));
+        tf_run_free(&ro);
+    }
+    // no repeated word: twin is the first token, at 0 and 0, and [if twin] does not hold
+    render_lesson_ctx c = {&r.trace, &m, "worked-example", -1, r.greedy};
+    assert_string_equal(lesson_value(&c, NULL, "twin"), "I");
+    assert_string_equal(lesson_value(&c, NULL, "twin_b"), "0");
+    assert_int_equal(render_lesson_cond(&c, "twin", why, sizeof why), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(colormaps_match_published_values),
@@ -466,6 +525,7 @@ int main(void) {
         cmocka_unit_test(high_contrast_and_colormap_options),
         cmocka_unit_test(every_view_draws),
         cmocka_unit_test(probability_rows),
+        cmocka_unit_test(whatif_live_values),
         cmocka_unit_test(reference_images),
         cmocka_unit_test(lesson_live_values),
     };

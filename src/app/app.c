@@ -30,23 +30,37 @@ typedef struct {
     tf_model m;
     tf_run r;
     int have_model, have_run;
+    tf_run cmp;                 // the compare view: r's tokens with every part on
+    int have_cmp;
     char model_path[4096], model_name[256], load_error[700];
     lesson lesson;
     int have_lesson;
+    lesson whatif;              // lessons/<lang>/what-if.md: beside the stages it explains while parts are off (or W is open)
+    int have_whatif;
     glossary gloss[8];          // every language's glossary, for the hover tooltip
     int n_gloss;
     int dirty, quit;
 } app;
 
 // ---------------------------------------------------------------- the model
+// What if? The lesson "What if?" takes the panel beside the stages it has a
+// section for while the what-if panel is open, a part is off (or was in
+// training), the model is pre-LN, or the comparison is shown.
+static int whatif_lesson(const app *a) {
+    if (!a->have_whatif || !a->have_run) return 0;
+    int active = a->s.whatif || a->s.without || a->s.trained_without || a->s.compare || (a->have_model && a->m.cfg.norm_first);
+    return active && lesson_for_stage(&a->whatif, a->r.trace.stages[a->s.stage].id) != NULL;
+}
+
 static void app_world_of(app *a, app_world *w) {
     w->m = a->have_model ? &a->m : NULL;
     w->r = a->have_run ? &a->r : NULL;
     w->model_name = a->model_name;
     w->load_error = a->load_error;
-    w->lesson = a->have_lesson ? &a->lesson : NULL;
+    w->lesson = whatif_lesson(a) ? &a->whatif : a->have_lesson ? &a->lesson : NULL;
     w->gloss = a->gloss;
     w->n_gloss = a->n_gloss;
+    w->cmp = a->have_cmp ? &a->cmp : NULL;
 }
 
 // The glossary of every language with lessons (lessons/<lang>/glossary.txt);
@@ -87,6 +101,10 @@ static int load_lesson(app *a, const char *lang, char *err, size_t n) {
     if (a->have_lesson) lesson_free(&a->lesson);
     a->lesson = l;
     a->have_lesson = 1;
+    // and the what-if lesson of that language, when there is one (tviz lesson check names its mistakes)
+    if (a->have_whatif) lesson_free(&a->whatif);
+    snprintf(path, sizeof path, "%s/%s/what-if.md", lesson_dir(), lang);
+    a->have_whatif = !access(path, R_OK) && !lesson_load(&a->whatif, path, lang, why, sizeof why);
     snprintf(a->s.lang, sizeof a->s.lang, "%s", lang);
     set_ui_language(a, lang);
     return 0;
@@ -119,6 +137,7 @@ static void next_language(app *a) {
 static int rerun(app *a, const char *old_src, const char *old_tgt) {
     tf_run r;
     tf_err e;
+    a->m.cfg.without = a->m.cfg.trained_without | a->s.without; // what if? (W)
     int rc = a->s.decode_step ? tf_run_greedy(&r, &a->m, a->s.src, a->s.decode_step, &e)
                               : tf_run_sentence(&r, &a->m, a->s.src, a->s.tgt[0] ? a->s.tgt : NULL, &e);
     if (rc) {
@@ -130,6 +149,12 @@ static int rerun(app *a, const char *old_src, const char *old_tgt) {
     if (a->have_run) tf_run_free(&a->r);
     a->r = r;
     a->have_run = 1;
+    if (a->have_cmp) tf_run_free(&a->cmp);
+    a->have_cmp = 0;
+    if (a->s.compare && a->m.cfg.without) { // the same tokens with every part on, for the compare view (X)
+        if (tf_run_compare(&a->cmp, &a->m, &a->r, &e)) app_state_message(&a->s, 1, "%s", e.msg);
+        else a->have_cmp = 1;
+    }
     app_state_attach(&a->s, &a->r.trace);
     if (a->r.n_src_unk + a->r.n_tgt_unk) app_state_message(&a->s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
     return 0;
@@ -183,11 +208,12 @@ static void export_view(app *a) {
     const tf_trace *t = &a->r.trace;
     render_view v = app_state_view(&a->s, t);
     char path[4096];
-    const char *what = v == RENDER_VIEW_HEADS ? "-heads" : "";
+    const char *what = v == RENDER_VIEW_HEADS ? "-heads" : v == RENDER_VIEW_COMPARE ? "-compare" : "";
     struct stat st;
     snprintf(path, sizeof path, "tviz-%s%s.png", t->stages[a->s.stage].id, what);
     for (int k = 2; !stat(path, &st) && k < 1000; k++) snprintf(path, sizeof path, "tviz-%s%s-%d.png", t->stages[a->s.stage].id, what, k);
     render_opts o = app_render_opts(&a->s);
+    if (a->have_cmp) o.compare = &a->cmp.trace;
     double w, h;
     render_default_size(t, a->s.stage, v, &w, &h);
     unsigned char *png;
@@ -242,6 +268,9 @@ static app_key key_of(const SDL_Keysym *k) {
     case SDLK_e: return APP_KEY_EXPORT;
     case SDLK_l: return APP_KEY_LANGUAGE;
     case SDLK_q: return APP_KEY_CHECK;
+    case SDLK_w: return APP_KEY_WHATIF;
+    case SDLK_x: return APP_KEY_COMPARE;
+    case SDLK_RETURN: case SDLK_KP_ENTER: return APP_KEY_ENTER;
     case SDLK_ESCAPE: return APP_KEY_ESCAPE;
     default:
         if (k->sym >= SDLK_1 && k->sym <= SDLK_8) return (app_key)(APP_KEY_HEAD_1 + (k->sym - SDLK_1));
@@ -449,7 +478,7 @@ static long rss_kb(void) {
 static int soak(app *a, long n, unsigned seed) {
     static const char *keys[] = {"Right", "Left", "Space", "Backspace", "Home", "End", "Up", "Down", "PageUp", "PageDown",
                                  "1", "2", "3", "8", "0", "N", "D", "C", "[", "]", "=", "-", "F", "P", "H", "F1", "Escape",
-                                 "Tab", "Shift+Tab", "Return", "Left", "Delete", "End", "L", "Q"};
+                                 "Tab", "Shift+Tab", "Return", "Left", "Delete", "End", "L", "Q", "W", "X"};
     static const char *words[] = {"type:I", "type:_really", "type:_enjoy", "type:xyz", "type:من", "type:واقعاً", "type:\xF0\x9F\x98\x80",
                                   "type:,", "type:_", "type:\xD8\x9F"};
     // whole sentence changes: into the box, to its end, a word, run (or fail: too long, unknown)
@@ -572,6 +601,8 @@ int app_main(int argc, char **argv) {
     const char *base = strrchr(c.path, '/');
     snprintf(a->model_name, sizeof a->model_name, "%.200s", base ? base + 1 : c.path);
     app_state_init(&a->s, c.src, c.tgt);
+    a->s.without = c.without;                     // --without: the run is already without them
+    a->s.trained_without = c.m.cfg.trained_without;
     app_state_attach(&a->s, &a->r.trace);
     i18n_init();
     i18n_set_language("en"); // until a lesson's language is chosen, whatever LANGUAGE the environment has
@@ -622,6 +653,9 @@ int app_main(int argc, char **argv) {
         app_world_of(a, &wd);
         app_panel_text(&a->s, &wd, panel, sizeof panel);
         printf("panel=%s\n", panel);
+        char parts[64];
+        printf("whatif=%d focus=%d without=%s compare=%d\n", a->s.whatif, a->s.whatif_focus,
+               tf_without_format(a->r.trace.without, parts, sizeof parts), a->have_cmp);
         fflush(stdout);
     }
     if (args.quit) goto done;
@@ -642,9 +676,11 @@ done:
     if (a->ren) SDL_DestroyRenderer(a->ren);
     if (a->win) SDL_DestroyWindow(a->win);
     SDL_Quit();
+    if (a->have_cmp) tf_run_free(&a->cmp);
     if (a->have_run) tf_run_free(&a->r);
     if (a->have_model) tf_model_free(&a->m);
     if (a->have_lesson) lesson_free(&a->lesson);
+    if (a->have_whatif) lesson_free(&a->whatif);
     for (int i = 0; i < a->n_gloss; i++) glossary_free(&a->gloss[i]);
     free(a);
     return rc;

@@ -27,6 +27,9 @@ typedef enum {
     APP_KEY_LANGUAGE,                                 // L: the next language
     APP_KEY_CHECK,                                    // Q: self-check questions, then their answers, then back
     APP_KEY_ESCAPE, APP_KEY_QUIT,                     // Esc, Ctrl+Q
+    APP_KEY_WHATIF,                                   // W: the what-if panel (parts of the Transformer switched off)
+    APP_KEY_COMPARE,                                  // X: the stage with and without the parts switched off
+    APP_KEY_ENTER,                                    // Enter (not typing): the what-if panel's part in focus on / off
 } app_key;
 
 // What a key asks of the program beyond the state: rerun the model, export,
@@ -62,6 +65,12 @@ typedef struct {
     double mouse_x, mouse_y;   // where it is, in window points
     int pressed, dragging;     // left button held in the zoomed view; moved far enough to pan
     double drag_x, drag_y, pan0_x, pan0_y; // where the press was, and the pan then
+    // what if? (W, X)
+    int whatif;                // the what-if panel is open: 1-4 or a click switch a part, ↑ ↓ and Enter too
+    int whatif_focus;          // its part in focus (0..3: pe, scale, mask, residual)
+    int without;               // TF_WITHOUT_* parts switched off (the run is without these and trained_without)
+    int trained_without;       // the parts the model was trained without: shown off, and stay off
+    int compare;               // the compare view: with every part, without, the difference
 } app_state;
 
 #define APP_MAX_BOXES 64
@@ -78,6 +87,7 @@ typedef struct {
     const lesson *lesson;      // the lesson beside each stage, or NULL (built-in captions)
     const glossary *gloss;     // every language's glossary (hovering a term shows the others)
     int n_gloss;
+    const tf_run *cmp;         // the compare view: the same tokens with every part on, or NULL
 } app_world;
 
 #define APP_MAX_TEXTS 96
@@ -102,6 +112,8 @@ typedef struct {
     int rtl;                   // the layout was mirrored for a right-to-left interface
     render_arch_box boxes[APP_MAX_BOXES];
     int n_boxes;
+    app_rect whatif_panel;     // the what-if panel, when open
+    app_rect whatif_box[TF_WITHOUT_PARTS]; // its rows: one checkbox and name per part
 } app_layout;
 
 void app_state_init(app_state *s, const char *src, const char *tgt);
@@ -119,6 +131,10 @@ int app_state_goto(app_state *s, const tf_trace *t, const char *id);
 void app_state_message(app_state *s, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 // The view the centre panel shows for the current state.
 render_view app_state_view(const app_state *s, const tf_trace *t);
+// What if? Switches part (0..3: pe, scale, mask, residual) off, or on again;
+// a part the model was trained without stays off (a message says so).
+// Returns APP_DO_RERUN when the run must change; the view stays on its stage.
+app_do app_state_toggle_part(app_state *s, int part);
 
 // Pointer input, in window points, against where the last frame put things
 // (lay). A click on a sentence starts typing it, on a button steps, on a

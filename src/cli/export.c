@@ -220,27 +220,30 @@ static int export_all(io_run *c, const char *dir, const io_picture *proto) {
 }
 
 // ---------------------------------------------------------------- the command
-// The loss view: every --model's training curves (the first is the run's
-// model; the others are loaded into extra). Returns 0, or 1 after the error.
+// The loss view: every --model's training curves, in the order given (the
+// last is the run's model; the others are loaded into extra). Returns 0, or 1
+// after the error.
 static int load_curves(io_run *c, render_opts *o, tf_model *extra, const tf_model **models, const char **names, char (*namebuf)[128]) {
-    for (int k = 0; k < c->n_models || k == 0; k++) {
+    int n = c->n_models ? c->n_models : 1;
+    for (int k = 0; k < n; k++) {
         char path[4096];
-        if (k > 0 && io_load_model(&extra[k], c->models[k], path, sizeof path)) {
-            for (int i = 1; i < k; i++) tf_model_free(&extra[i]);
+        int own = k == n - 1;
+        if (!own && io_load_model(&extra[k], c->models[k], path, sizeof path)) {
+            for (int i = 0; i < k; i++) tf_model_free(&extra[i]);
             return 1;
         }
-        const tf_model *m = k ? &extra[k] : &c->m;
+        const tf_model *m = own ? &c->m : &extra[k];
         if (!m->n_loss_curve) {
-            for (int i = 1; i <= k; i++) tf_model_free(&extra[i]);
-            return io_error(k ? c->models[k] : c->model, "keeps no training curve; the loss view reads loss_curve, which tviz train writes into the models it makes");
+            for (int i = 0; i < k + !own; i++) tf_model_free(&extra[i]);
+            return io_error(own ? c->model : c->models[k], "keeps no training curve; the loss view reads loss_curve, which tviz train writes into the models it makes");
         }
-        render_model_name(k ? c->models[k] : c->path, namebuf[k], 128);
+        render_model_name(own ? c->path : path, namebuf[k], 128);
         models[k] = m;
         names[k] = namebuf[k];
     }
     o->models = models;
     o->model_names = names;
-    o->n_models = c->n_models ? c->n_models : 1;
+    o->n_models = n;
     return 0;
 }
 
@@ -305,7 +308,7 @@ int cmd_export(int argc, char **argv) {
     }
     rc = export_one(&j, c.out);
 done:
-    for (int k = 1; j.opts.n_models && k < j.opts.n_models; k++) tf_model_free(&extra[k]);
+    for (int k = 0; k + 1 < j.opts.n_models; k++) tf_model_free(&extra[k]);
     io_run_end(&c);
     return rc;
 }

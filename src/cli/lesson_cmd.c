@@ -19,12 +19,14 @@ static const char *glossary_keys[] = {"attention", "query", "key", "value", "hea
 
 // Stage ids of a model with every optional part (final norms, an output
 // layer of its own) and 2 layers a side, so each pattern can be checked
-// against real ids (and [if !tied] holds for one model checked).
-static int reference_ids(tf_model *m, tf_run *r, tf_err *e) {
+// against real ids (and [if !tied] holds for one model checked); post-LN
+// (the paper) or pre-LN (norm_first: its own norm ids).
+static int reference_ids(tf_model *m, tf_run *r, int norm_first, tf_err *e) {
     tf_config c = {0};
     c.C = 4; c.H = 2; c.F = 8; c.L_enc = 2; c.L_dec = 2;
     c.eps = 1e-5f; c.embed_scale_is_sqrt = 1; c.has_enc_norm = c.has_dec_norm = 1;
     c.has_generator = c.has_generator_bias = 1;
+    c.norm_first = norm_first;
     if (tf_model_init(m, &c, "<unk>\n<bos>\n<eos>", NULL, 1, e)) return -1;
     if (tf_run_sentence(r, m, "a b", "c", e)) { tf_model_free(m); return -1; }
     return 0;
@@ -60,6 +62,9 @@ static void problem(const char *fmt, ...) {
 // meets first: the reference model on a two-word sentence (any lesson must
 // survive a short sentence), the worked example and the default translator
 // on the default sentence, beside every stage its section is shown for.
+// (and, for the lesson "What if?", a pre-LN model, the worked example with
+// every part switched off on a sentence with a word twice, and the three
+// translators trained without a part)
 typedef struct { const char *name; tf_model m; tf_run r; int ok; } value_model;
 
 typedef struct { render_lesson_ctx c; char expr[256], why[300]; int bad; } value_probe;
@@ -110,11 +115,14 @@ static int check_values(const lesson *l, value_model *vms, int n_vm) {
                     if (!bad[b] && block_reads(&sec->blocks[b], &vms[v], i, l->path, &shown[b])) { bad[b] = 1; problems++; }
             }
         }
+        char names[600];
+        size_t k = 0;
+        for (int v = 0; v < n_vm && k < sizeof names; v++) k += (size_t)snprintf(names + k, sizeof names - k, "%s%s", v ? ", " : "", vms[v].name);
         for (int b = 0; b < sec->n_blocks && all_ok; b++)
             if (!bad[b] && !shown[b]) {
-                problem("%s:%d: [if %s] holds beside none of its stages in the models checked (%s, %s, %s), so its values were never read; "
+                problem("%s:%d: [if %s] holds beside none of its stages in the models checked (%s), so its values were never read; "
                         "make it hold for one of them, or remove it", l->path, sec->blocks[b].line, sec->blocks[b].cond ? sec->blocks[b].cond : "",
-                        vms[0].name, vms[1].name, n_vm > 2 ? vms[2].name : "");
+                        names);
                 problems++;
             }
         free(bad);
@@ -199,15 +207,24 @@ static int check(const char *dir, const char *shown) {
     tf_model m;
     tf_run r;
     tf_err e;
-    if (reference_ids(&m, &r, &e)) return io_error(NULL, "cannot build the reference stages: %s", e.msg);
-    value_model vms[3] = {{.name = "a small model on a two-word sentence"}, {.name = "worked-example"}, {.name = IO_DEFAULT_MODEL}};
+    if (reference_ids(&m, &r, 0, &e)) return io_error(NULL, "cannot build the reference stages: %s", e.msg);
+    enum { N_VM = 8, WHATIF = 4 };
+    value_model vms[N_VM] = {{.name = "a small model on a two-word sentence"}, {.name = "worked-example"}, {.name = IO_DEFAULT_MODEL},
+                             {.name = "a small pre-LN model on a two-word sentence"},
+                             {.name = "worked-example with every part off, a word twice"},
+                             {.name = "en-fa-no-pe"}, {.name = "en-fa-no-mask"}, {.name = "en-fa-pre-ln"}};
     vms[0].m = m;
     vms[0].r = r;
     vms[0].ok = 1;
-    for (int v = 1; v < 3; v++) {
+    if (reference_ids(&vms[3].m, &vms[3].r, 1, &e)) return io_error(NULL, "cannot build the reference stages: %s", e.msg);
+    vms[3].ok = 1;
+    for (int v = 1; v < N_VM; v++) {
         char mp[4200];
-        if (io_load_model(&vms[v].m, vms[v].name, mp, sizeof mp)) { problems++; continue; } // (the error is printed)
-        if (tf_run_sentence(&vms[v].r, &vms[v].m, IO_DEFAULT_SENTENCE, NULL, &e)) {
+        if (v == 3) continue;
+        const char *file = v == WHATIF ? "worked-example" : vms[v].name;
+        if (io_load_model(&vms[v].m, file, mp, sizeof mp)) { problems++; continue; } // (the error is printed)
+        if (v == WHATIF) vms[v].m.cfg.without = TF_WITHOUT_ALL; // what if? (a repeated word: [if twin])
+        if (tf_run_sentence(&vms[v].r, &vms[v].m, v == WHATIF ? "I really enjoy I" : IO_DEFAULT_SENTENCE, NULL, &e)) {
             tf_model_free(&vms[v].m);
             problem("%s: %s", vms[v].name, e.msg); // the name, not where it was found
             problems++;
@@ -245,13 +262,13 @@ static int check(const char *dir, const char *shown) {
             if (lesson_load(&ls[f], path, lang, err, sizeof err)) { problem("%s:%s", path, err); problems++; unread++; continue; }
             n_files++;
             problems += check_chars(path);
-            problems += check_values(&ls[f], vms, 3);
+            problems += check_values(&ls[f], vms, N_VM);
             for (int s = 0; s < ls[f].n; s++) {
                 const lesson_section *sec = &ls[f].sec[s];
                 n_sections++;
                 int unknown = 0;
                 for (int k = 0; k < sec->n_patterns; k++)
-                    if (!matches_a_stage(&r.trace, sec->patterns[k])) {
+                    if (!matches_a_stage(&r.trace, sec->patterns[k]) && !matches_a_stage(&vms[3].r.trace, sec->patterns[k])) {
                         unknown = 1;
                         problem("%s:%d: \"%s\" matches no stage; ids look like enc.0.self_attn.head.1.weights (tviz walk lists them)",
                                 path, sec->line, sec->patterns[k]);
@@ -293,7 +310,7 @@ static int check(const char *dir, const char *shown) {
     }
     for (int f = 0; f < nf; f++) lesson_free(&ref[f]);
     if (have_gref) glossary_free(&gref);
-    for (int v = 0; v < 3; v++)
+    for (int v = 0; v < N_VM; v++)
         if (vms[v].ok) {
             tf_run_free(&vms[v].r);
             tf_model_free(&vms[v].m);

@@ -46,7 +46,7 @@ typedef struct {
     tf_model m;
     tf_run r;
     int without;          // --without: TF_WITHOUT_* parts switched off (besides those the model was trained without)
-    const char *models[IO_MAX_MODELS]; // every --model given, in order (model is the first)
+    const char *models[IO_MAX_MODELS]; // every --model given, in order (model, the one run, is the last)
     int n_models;
     tf_run cmp;           // io_run_compare: the same input with every part on
     int has_cmp;

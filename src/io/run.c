@@ -46,8 +46,7 @@ int io_run_start(io_run *c, int argc, char **argv, const char *cmd, const char *
         if ((k = io_opt(argc, argv, &i, "--model", "-m", &c->model))) {
             if (k < 0) return 1;
             if (c->n_models == IO_MAX_MODELS) return io_error(c->model, "one --model too many; give at most %d", IO_MAX_MODELS);
-            c->models[c->n_models++] = c->model;
-            c->model = c->models[0];
+            c->models[c->n_models++] = c->model; // (the run is of the last one given)
             continue;
         }
         if ((k = io_opt(argc, argv, &i, "--src", NULL, &c->src))) { if (k < 0) return 1; continue; }

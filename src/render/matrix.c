@@ -350,7 +350,7 @@ static void paint_bg(cairo_t *cr, const render_theme *th, double w, double h) {
 static void draw_header(cairo_t *cr, const tf_trace *t, int stage, const layout *L, const render_theme *th, double w,
                         const render_opts *o) {
     const tf_stage *s = &t->stages[stage];
-    char title[300], sub[400];
+    char title[300], sub[900];
     render_stage_title(t, stage, o, title, sizeof title);
     double pad = L->fs * 0.9;
     render_text_style ts = render_style(L->fs * 1.5, th->fg);
@@ -359,7 +359,13 @@ static void draw_header(cairo_t *cr, const tf_trace *t, int stage, const layout 
     y += heading(cr, title, pad, y, w, o, &ts);
     // the formula, the id and the size: each an isolate, so a right-to-left line keeps each in its order
     if (o && o->rtl) snprintf(sub, sizeof sub, "\u2068%s\u2069    ·    \u2068%s\u2069    ·    \u2068%d × %d\u2069", render_tr(o, s->formula), s->id, s->rows, s->cols);
-    else snprintf(sub, sizeof sub, "%s    ·    %s    ·    %d × %d", s->formula, s->id, s->rows, s->cols);
+    else snprintf(sub, sizeof sub, "%s    ·    %s    ·    %d × %d", render_tr(o, s->formula), s->id, s->rows, s->cols);
+    if (t->without) { // what if? every stage of such a run says so
+        char parts[300], what[400];
+        size_t k = strlen(sub);
+        snprintf(what, sizeof what, render_tr(o, "what if: without %s"), render_without_text(o, t->without, parts, sizeof parts));
+        snprintf(sub + k, sizeof sub - k, o && o->rtl ? "    ·    \u2068%s\u2069" : "    ·    %s", what);
+    }
     render_text_style ss = render_style(L->fs, th->muted);
     heading(cr, sub, pad, y + L->fs * 0.15, w, o, &ss);
 }
@@ -630,7 +636,7 @@ void render_compare(cairo_t *cr, const tf_trace *t, int stage, const render_opts
     double y = pad * 0.8;
     y += heading(cr, title, pad, y, w, o, &ts);
     render_without_text(o, t->without, parts, sizeof parts);
-    snprintf(sub, sizeof sub, render_tr(o, "What if: without %s. Left: every part; middle: without; right: their difference (without − with)."), parts);
+    snprintf(sub, sizeof sub, render_tr(o, "What if: without %s. The stage with every part, without, and their difference (without − with)."), parts);
     render_text_style ss = render_style(fs, th.accent);
     ss.bold = 1;
     y += heading(cr, sub, pad, y + fs * 0.15, w, o, &ss) + fs * 0.6;
@@ -644,22 +650,38 @@ void render_compare(cairo_t *cr, const tf_trace *t, int stage, const render_opts
     od.cmap = o->cmap_set && render_cmap_is_diverging(o->cmap) ? o->cmap : RENDER_CMAP_RDBU;
     const tf_stage *dp = &diff;
     scale_for(&sd, &dp, 1, &od);
-    double foot = fs * 6.6, top = y + fs * 0.4, ph = h - top - foot, pw = (w - 2 * pad) / 3;
-    // the left panel is the start of reading: at the right in a right-to-left language
-    double xs[3];
-    for (int k = 0; k < 3; k++) xs[k] = o->rtl ? pad + (2 - k) * pw : pad + k * pw;
+    // Wide: three panels in a row, the colour bars and numbers below. Narrow
+    // (the window's middle): with and without side by side, the difference
+    // under them, the colour bars and numbers beside it.
+    double top = y + fs * 0.4, avail = h - top;
+    int wide = w >= 2.6 * avail;
+    double pw = wide ? (w - 2 * pad) / 3 : (w - 2 * pad) / 2, ph = wide ? avail - fs * 6.6 : avail / 2;
+    double xs[3], ys[3];
+    for (int k = 0; k < 3; k++) { // the left panel is the start of reading: at the right in a right-to-left language
+        int col = wide ? k : k % 2, cols = wide ? 3 : 2;
+        xs[k] = o->rtl ? pad + (cols - 1 - col) * pw : pad + col * pw;
+        ys[k] = wide || k < 2 ? top : top + ph;
+    }
     char cap[300];
-    compare_panel(cr, t, on, &sc, o, &th, xs[0], top, pw * 0.97, ph, render_tr(o, "With every part"), prob);
+    compare_panel(cr, t, on, &sc, o, &th, xs[0], ys[0], pw * 0.97, ph, render_tr(o, "With every part"), prob);
     snprintf(cap, sizeof cap, render_tr(o, "Without %s"), parts);
-    compare_panel(cr, t, off, &sc, o, &th, xs[1], top, pw * 0.97, ph, cap, prob);
-    compare_panel(cr, t, &diff, &sd, &od, &th, xs[2], top, pw * 0.97, ph, render_tr(o, "Difference: without − with"), 0);
-    // the colour bars, and what changed in numbers
-    double by = h - foot + fs * 1.6, bw = fmin(pw * 0.6, fs * 18);
-    compare_bar(cr, &sc, xs[0] + (pw * 2 - bw) / 2, by, bw, fs, render_tr(o, prob ? "probability (both)" : "value (both)"), &th);
-    compare_bar(cr, &sd, xs[2] + (pw - bw) / 2, by, bw, fs, render_tr(o, "difference"), &th);
+    compare_panel(cr, t, off, &sc, o, &th, xs[1], ys[1], pw * 0.97, ph, cap, prob);
+    compare_panel(cr, t, &diff, &sd, &od, &th, xs[2], ys[2], pw * 0.97, ph, render_tr(o, "Difference: without − with"), 0);
+    // the colour bars, and what changed, in numbers
+    double bw = fmin(pw * 0.6, fs * 18);
+    double lx = wide ? pad : (o->rtl ? pad : pad + pw), ly = wide ? h - fs * 6.6 : top + ph, lw = wide ? w - 2 * pad : pw;
+    if (wide) {
+        compare_bar(cr, &sc, fmin(xs[0], xs[1]) + pw - bw / 2, ly + fs * 1.6, bw, fs, render_tr(o, prob ? N_("probability (both)") : N_("value (both)")), &th);
+        compare_bar(cr, &sd, xs[2] + (pw - bw) / 2, ly + fs * 1.6, bw, fs, render_tr(o, "difference"), &th);
+    } else {
+        compare_bar(cr, &sc, lx + (lw - bw) / 2, ly + fs * 2.6, bw, fs, render_tr(o, prob ? N_("probability (left, middle)") : N_("value (left, middle)")), &th);
+        compare_bar(cr, &sd, lx + (lw - bw) / 2, ly + fs * 6.6, bw, fs, render_tr(o, "difference"), &th);
+    }
     char line[600];
     render_text_style ls = render_style(fs, th.fg);
-    double ly = h - fs * 1.9;
+    ls.width = lw;
+    ls.dir = o->rtl ? RENDER_DIR_RTL : RENDER_DIR_AUTO;
+    ls.align = o->rtl ? RENDER_ALIGN_RIGHT : RENDER_ALIGN_LEFT;
     if (prob) {
         int oh_on, oh_off;
         double h_on, h_off;
@@ -682,6 +704,6 @@ void render_compare(cairo_t *cr, const tf_trace *t, int stage, const render_opts
                  render_format_value((float)most, b1, sizeof b1, 3), tf_axis_label(t, off->row_axis, (int)(at / (size_t)off->cols), lb, sizeof lb),
                  (int)(at % (size_t)off->cols), render_format_value((float)(counted ? mean / counted : 0), b2, sizeof b2, 3));
     }
-    heading(cr, line, pad, ly, w, o, &ls);
+    render_text(cr, line, lx, wide ? h - fs * 2.2 : ly + fs * 9.6, &ls);
     free(dd);
 }
