@@ -79,6 +79,28 @@ static int source_words(const tf_trace *t, int *first, int *count) {
     return words;
 }
 
+// How peaked the rows of a probability stage are (render.h); here, as the
+// lessons and the compare view both read it.
+void render_prob_rows(const tf_stage *s, int *one_hot, double *mean_entropy) {
+    int oh = 0, rows = 0;
+    double sum = 0;
+    for (int i = 0; i < s->rows; i++) {
+        const float *p = s->data + (size_t)i * s->cols;
+        double h = 0, mx = 0, tot = 0;
+        for (int j = 0; j < s->cols; j++) {
+            tot += p[j];
+            if (p[j] > mx) mx = p[j];
+            if (p[j] > 0) h -= p[j] * log2(p[j]);
+        }
+        if (tot <= 0) continue; // a row masked everywhere: no distribution
+        rows++;
+        oh += mx >= 0.99;
+        sum += h;
+    }
+    if (one_hot) *one_hot = oh;
+    if (mean_entropy) *mean_entropy = rows ? sum / rows : 0;
+}
+
 // What if? The first source token that occurs twice (positions *a < *b);
 // 0 and *a = *b = 0 when no token repeats.
 static int twin(const tf_trace *t, int *a, int *b) {

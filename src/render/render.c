@@ -55,25 +55,6 @@ const char *render_without_text(const render_opts *o, int without, char *buf, si
     return buf;
 }
 
-void render_prob_rows(const tf_stage *s, int *one_hot, double *mean_entropy) {
-    int oh = 0, rows = 0;
-    double sum = 0;
-    for (int i = 0; i < s->rows; i++) {
-        const float *p = s->data + (size_t)i * s->cols;
-        double h = 0, mx = 0, tot = 0;
-        for (int j = 0; j < s->cols; j++) {
-            tot += p[j];
-            if (p[j] > mx) mx = p[j];
-            if (p[j] > 0) h -= p[j] * log2(p[j]);
-        }
-        if (tot <= 0) continue; // a row masked everywhere: no distribution
-        rows++;
-        oh += mx >= 0.99;
-        sum += h;
-    }
-    if (one_hot) *one_hot = oh;
-    if (mean_entropy) *mean_entropy = rows ? sum / rows : 0;
-}
 
 int render_view_parse(const char *name, render_view *out) {
     for (int i = 0; i < RENDER_VIEW_COUNT; i++)
