@@ -372,6 +372,69 @@ static void pre_ln_stages_know_their_inputs(void **state) {
     tf_model_free(&m);
 }
 
+// ---------------------------------------------------------------- the shipped variants
+// The translators trained without a part (make en-fa-no-pe, en-fa-no-mask,
+// en-fa-pre-ln) show what the issue promised: without PE the encoder's rows
+// for shuffled words are the same rows shuffled and "Ali sees Sara" reads as
+// "Sara sees Ali"; without the mask the training loss ends far below en-fa's
+// while greedy decoding fails; pre-LN runs pre-LN, with its curves.
+static char *translate(const tf_model *m, const char *src) {
+    tf_run r;
+    tf_err e;
+    if (tf_run_greedy(&r, m, src, 0, &e)) fail_msg("%s: %s", src, e.msg);
+    char *text = tf_join_tokens(r.tgt_words + 1, r.T - 1);
+    tf_run_free(&r);
+    return text;
+}
+
+static void shipped_variants(void **state) {
+    (void)state;
+    tf_model pe, mask, pre, base;
+    load(&pe, "assets/models/en-fa-no-pe.safetensors", 0);
+    load(&mask, "assets/models/en-fa-no-mask.safetensors", 0);
+    load(&pre, "assets/models/en-fa-pre-ln.safetensors", 0);
+    load(&base, "assets/models/en-fa.safetensors", 0);
+    assert_int_equal(pe.cfg.without, TF_WITHOUT_PE);
+    assert_int_equal(mask.cfg.without, TF_WITHOUT_MASK);
+    assert_int_equal(pre.cfg.without, 0);
+    assert_int_equal(pre.cfg.norm_first, 1);
+    // the same sizes and steps as en-fa
+    const tf_model *all[3] = {&pe, &mask, &pre};
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(all[k]->cfg.C, base.cfg.C);
+        assert_int_equal(all[k]->cfg.L_enc, base.cfg.L_enc);
+        assert_int_equal(all[k]->cfg.F, base.cfg.F);
+        assert_int_equal(all[k]->train_step, base.train_step);
+        assert_true(all[k]->n_loss_curve > 0);
+    }
+    // no PE: shuffled words, the same rows shuffled; two orders, one translation
+    static const int perm[] = {2, 1, 0, 3}; // "Sara sees Ali" + <eos> from "Ali sees Sara" + <eos>
+    double gap = encoder_permutation_gap(&pe, "Ali sees Sara", "Sara sees Ali", perm);
+    printf("  en-fa-no-pe: \"Sara sees Ali\" gives the rows of \"Ali sees Sara\" shuffled, to %.2g\n", gap);
+    if (!(gap <= 1e-5)) fail_msg("en-fa-no-pe: shuffled words do not give shuffled rows (%.3g)", gap);
+    char *a = translate(&pe, "Ali sees Sara"), *b = translate(&pe, "Sara sees Ali");
+    printf("  en-fa-no-pe: \"Ali sees Sara\" -> %s, \"Sara sees Ali\" -> %s\n", a, b);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    a = translate(&base, "Ali sees Sara");
+    b = translate(&base, "Sara sees Ali");
+    assert_string_not_equal(a, b); // en-fa, with positions, tells them apart
+    free(a);
+    free(b);
+    // no mask: a far lower training loss, and greedy decoding that fails on held-out pairs
+    printf("  training loss at step %d: en-fa %.3f, en-fa-no-mask %.3f, en-fa-pre-ln %.3f, en-fa-no-pe %.3f\n", base.train_step,
+           (double)base.step_loss, (double)mask.step_loss, (double)pre.step_loss, (double)pe.step_loss);
+    printf("  held-out exact match: en-fa %.3f, en-fa-no-mask %.3f, en-fa-pre-ln %.3f, en-fa-no-pe %.3f\n", (double)base.heldout_exact,
+           (double)mask.heldout_exact, (double)pre.heldout_exact, (double)pe.heldout_exact);
+    assert_true(mask.step_loss < 0.75 * base.step_loss);
+    assert_true(mask.heldout_exact < 0.5 * base.heldout_exact);
+    tf_model_free(&pe);
+    tf_model_free(&mask);
+    tf_model_free(&pre);
+    tf_model_free(&base);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(without_pe_the_encoder_is_permutation_equivariant),
@@ -382,6 +445,7 @@ int main(void) {
         cmocka_unit_test(parts_are_named),
         cmocka_unit_test(variants_are_kept_in_the_model_file),
         cmocka_unit_test(pre_ln_stages_know_their_inputs),
+        cmocka_unit_test(shipped_variants),
     };
     return cmocka_run_group_tests_name("whatif", tests, NULL, NULL);
 }

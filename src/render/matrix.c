@@ -583,7 +583,8 @@ static void compare_panel(cairo_t *cr, const tf_trace *t, const tf_stage *s, con
 }
 
 // A horizontal colour bar from lo to hi with its ends and middle written, and what it shows.
-static void compare_bar(cairo_t *cr, const scale *sc, double x, double y, double w, double fs, const char *what, const render_theme *th) {
+static void compare_bar(cairo_t *cr, const scale *sc, double x, double y, double w, double fs, const char *what, const render_theme *th,
+                        int o_rtl) {
     cairo_pattern_t *g = cairo_pattern_create_linear(x, 0, x + w, 0);
     for (int k = 0; k <= 32; k++) {
         render_rgb c = render_cmap_at(sc->cmap, k / 32.0);
@@ -605,7 +606,7 @@ static void compare_bar(cairo_t *cr, const scale *sc, double x, double y, double
     }
     render_text_style ws = render_style(fs * 0.85, th->muted);
     ws.align = RENDER_ALIGN_CENTER;
-    render_text(cr, what, x + w / 2, y - fs * 1.3, &ws);
+    render_text(cr, what, x + w / 2, y - fs * (o_rtl ? 1.9 : 1.4), &ws);
 }
 
 void render_compare(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h) {
@@ -671,11 +672,11 @@ void render_compare(cairo_t *cr, const tf_trace *t, int stage, const render_opts
     double bw = fmin(pw * 0.6, fs * 18);
     double lx = wide ? pad : (o->rtl ? pad : pad + pw), ly = wide ? h - fs * 6.6 : top + ph, lw = wide ? w - 2 * pad : pw;
     if (wide) {
-        compare_bar(cr, &sc, fmin(xs[0], xs[1]) + pw - bw / 2, ly + fs * 1.6, bw, fs, render_tr(o, prob ? N_("probability (both)") : N_("value (both)")), &th);
-        compare_bar(cr, &sd, xs[2] + (pw - bw) / 2, ly + fs * 1.6, bw, fs, render_tr(o, "difference"), &th);
+        compare_bar(cr, &sc, fmin(xs[0], xs[1]) + pw - bw / 2, ly + fs * 1.6, bw, fs, render_tr(o, prob ? N_("probability (with and without)") : N_("value (with and without)")), &th, o->rtl);
+        compare_bar(cr, &sd, xs[2] + (pw - bw) / 2, ly + fs * 1.6, bw, fs, render_tr(o, "difference"), &th, o->rtl);
     } else {
-        compare_bar(cr, &sc, lx + (lw - bw) / 2, ly + fs * 2.6, bw, fs, render_tr(o, prob ? N_("probability (left, middle)") : N_("value (left, middle)")), &th);
-        compare_bar(cr, &sd, lx + (lw - bw) / 2, ly + fs * 6.6, bw, fs, render_tr(o, "difference"), &th);
+        compare_bar(cr, &sc, lx + (lw - bw) / 2, ly + fs * 2.6, bw, fs, render_tr(o, prob ? N_("probability (with and without)") : N_("value (with and without)")), &th, o->rtl);
+        compare_bar(cr, &sd, lx + (lw - bw) / 2, ly + fs * 6.6, bw, fs, render_tr(o, "difference"), &th, o->rtl);
     }
     char line[600];
     render_text_style ls = render_style(fs, th.fg);
