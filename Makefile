@@ -52,6 +52,7 @@ BA := build/asan
 
 .PHONY: all run test test-unit check-sanitize test-asan fuzz fuzz-smoke soak valgrind bench deps fixtures train-fixtures en-fa worked-example screenshots pot clean \
         lstm-fixtures lstm-train-fixtures lstm-en-fa rnn-attn-en-fa \
+        en-fa-no-pe en-fa-no-mask en-fa-pre-ln \
         install uninstall test-install deb
 all: $(B)/tviz $(MO)
 
@@ -113,6 +114,7 @@ ROOMS_test_trace    := model
 ROOMS_test_weights  := model
 ROOMS_test_stage    := model
 ROOMS_test_lstm     := model
+ROOMS_test_whatif   := model
 ROOMS_test_data     := io
 ROOMS_test_corpus   := train model
 ROOMS_test_train    := train model
@@ -266,6 +268,19 @@ lstm-en-fa rnn-attn-en-fa: $(B)/tviz
 	  --snapshots $(B)/$@/snapshots --loss-png docs/$@-loss.png
 	@cmp -s $(B)/$@/$@.heldout.tsv assets/models/en-fa.heldout.tsv || echo "note: the held-out pairs differ from assets/models/en-fa.heldout.tsv"
 	./$(B)/tviz model convert $(B)/$@/$@.safetensors --f16 -o assets/models/$@.safetensors
+# What if? The translator trained without a part of the Transformer, and pre-LN:
+# the corpus, sizes and steps of en-fa above (keep them the same), the held-out set
+# en-fa's (same corpus seed, so not kept twice), no snapshots shipped. Run each
+# alone: flock /tmp/tviz-train.lock make en-fa-no-pe (about 30 minutes on two cores).
+EN_FA_RUN := --bpe 2000 --d-model 128 --heads 4 --layers 2 --d-ff 512 --batch-tokens 1024 --warmup 400 --steps 8400 --eval-every 1400
+en-fa-no-pe: WHATIF := --without pe
+en-fa-no-mask: WHATIF := --without mask
+en-fa-pre-ln: WHATIF := --norm-first
+en-fa-no-pe en-fa-no-mask en-fa-pre-ln: $(B)/tviz
+	rm -rf $(B)/$@.snapshots
+	./$(B)/tviz train -o assets/models/$@.safetensors $(EN_FA_RUN) $(WHATIF) \
+	  --save-every 1400 --snapshots $(B)/$@.snapshots --loss-png $(B)/$@.loss.png
+	rm -f assets/models/$@.heldout.tsv
 
 # The shipped worked example, made by tviz itself.
 worked-example: $(B)/tviz
@@ -278,13 +293,15 @@ WE_TGT := من واقعاً از یادگیری ترنسفورمرها لذت م
 screenshots: $(B)/tviz $(MO)
 	sh docs/screenshots.sh $(B)/tviz
 
-# Reference traces from PyTorch (needs Debian's python3-torch; CI does not).
+# Reference traces from PyTorch (needs Debian's python3-torch; CI does not): post-LN and
+# pre-LN (norm_first) models checked against torch's own modules, and runs with parts
+# switched off (what if?), the fifth column of cases.txt.
 fixtures:
 	/usr/bin/python3 tests/ref/make_fixtures.py
 	/usr/bin/python3 tests/ref/make_fixtures.py --model $(WE) --src "$(WE_SRC)" --out tests/fixtures/worked-example.trace.json
 	/usr/bin/python3 tests/ref/make_fixtures.py --model $(WE) --src "$(WE_SRC)" --tgt "$(WE_TGT)" \
 	  --out tests/fixtures/worked-example.forced.trace.json
-	printf 'worked-example\t$(WE)\t$(WE_SRC)\t\nworked-example.forced\t$(WE)\t$(WE_SRC)\t$(WE_TGT)\n' >> tests/fixtures/cases.txt
+	printf 'worked-example\t$(WE)\t$(WE_SRC)\t\t\nworked-example.forced\t$(WE)\t$(WE_SRC)\t$(WE_TGT)\t\n' >> tests/fixtures/cases.txt
 
 # Reference traces of the recurrent models (seq2seq LSTM, RNN with dot attention): random
 # models of 1-3 layers, reversed source or not, computed by hand and checked against torch.nn.LSTM.

@@ -37,4 +37,9 @@ DISPLAY=$D "$TVIZ" --size 1440x900 --keys "C Up 4 , , , ," --screenshot docs/win
 # a page of the Persian slide deck
 "$TVIZ" export --slides --lang fa -o build/deck-fa.pdf
 pdftoppm -png -r 72 -f 175 -l 175 -singlefile build/deck-fa.pdf docs/slide-fa
+# what if? the softmax without √d_k on the paper's base sizes (d_k = 64), and the pre-LN Figure 1
+"$TVIZ" model init --preset base --seed 1 -o build/base.safetensors >/dev/null
+"$TVIZ" export --model build/base.safetensors --without scale --view compare --stage enc.0.self_attn.head.0.weights --width 1400 -o docs/whatif-scale.png
+"$TVIZ" export --model en-fa-pre-ln --view architecture --stage enc.0.pre_norm1 --width 700 -o docs/pre-ln.png
+"$TVIZ" export --view loss --model en-fa --model en-fa-pre-ln --width 1000 -o docs/loss-pre-ln.png
 echo "docs: pictures remade"

@@ -102,6 +102,10 @@ mk curve.safetensors meta heldout_curve "1400:0.8 2800:"
 model "a held-out curve cut short" curve.safetensors '"heldout_curve": item 2 is not step:fraction'
 mk missing.safetensors del decoder.layers.0.norm3.bias
 model "a tensor missing" missing.safetensors '"decoder.layers.0.norm3.bias" is missing'
+mk without.safetensors meta without "pe,wings"
+model "without names an unknown part" without.safetensors '__metadata__ "without" is "pe,wings": "wings" is not a part'
+mk norm-first.safetensors meta norm_first 2
+model "norm_first not 0 or 1" norm-first.safetensors '"norm_first" must be "0"'
 mk no-meta.safetensors del __metadata__
 model "no __metadata__" no-meta.safetensors "no __metadata__"
 mk no-dmodel.safetensors meta d_model -
@@ -230,6 +234,12 @@ sentence "bell" --src "control character U+0007" "$(printf 'I \a enjoy')"
 sentence "escape" --tgt "control character U+001B" "$(printf '\033[31m')"
 sentence "delete" --src "control character U+007F" "$(printf 'I\177')"
 sentence "C1 control" --src "control character U+0085" "$(printf 'I \302\205 x')"
+# what if? an unknown part to switch off, on every command that takes --without
+for cmd in trace walk export translate eval; do
+    expect "sentence: $cmd --without an unknown part" "--without: " '"attention" is not a part tviz can switch off; the parts are pe, scale, mask and residual' \
+        "$TVIZ" $cmd --model worked-example --without pe,attention -o "$OUT/t.json"
+done
+expect "sentence: window --without an unknown part" "--without: " '"Pe" is not a part' "$TVIZ" --model worked-example --without Pe --quit
 # a failed run leaves an existing output file as it was
 echo '{"keep": true}' >"$T/keep.json"
 expect "sentence: existing output kept" "--src: " "is empty" "$TVIZ" trace --src "" -o "$T/keep.json"
@@ -281,8 +291,8 @@ fresh; put_line "$F" $n "The tenth word is {{src 9}}."; put_line "$F" $((n + 1))
 lesson "a live value that cannot be read" "$F:$n: " "{{src 9}} cannot be read (a small model on a two-word sentence, beside src.embed): src 9: no such token"
 fresh; put_line "$F" $n "A value of {{enc.7.add1 0 0}}."; put_line "$F" $((n + 1)) ""
 lesson "a live value of a stage no model has" "$F:$n: " "enc.7.add1: no such stage"
-fresh; put_line "$F" $n "[if trained] Only when trained."; put_line "$F" $((n + 1)) ""
-lesson "an unknown condition" "$F:$n: " "[if trained]: not a condition tviz knows"
+fresh; put_line "$F" $n "[if lucky] Only on a good day."; put_line "$F" $((n + 1)) ""
+lesson "an unknown condition" "$F:$n: " "[if lucky]: not a condition tviz knows"
 fresh; put_line "$F" $n "[if model=en-fa Only for en-fa."; put_line "$F" $((n + 1)) ""
 lesson "a condition never closed" "$F:$n: " "an [if …] is never closed"
 fresh; put_line "fa/inside-transformer.md" 1 "$(printf '\377\376')"

@@ -45,6 +45,25 @@ grep -q '"id":"enc.0.norm2",[^{]*"side":"encoder","layer":0,"sublayer":"add_norm
 grep -q '\[0.9092974,-0.41614684,0.019998666,0.9998\]' "$T/out" || bad "src.pe row 2 is not the slides' 0.90930 -0.41615 0.02000 0.99980"
 grep -q '"id":"src.input".*"data":\[\[0.1,1.3,0.4,1.8\],\[1.7414709,0.6403023,0.5099998,1.19995\]' "$T/out" || bad "src.input rows 0-1 are not E + PE (0.1 1.3 0.4 1.8 / 1.74 0.64 0.51 1.20)"
 grep -q 'null' "$T/out" || bad "the decoder's masked scores are not written as null"
+grep -q '"norm_first":0},"without":\[\]' "$T/out" || bad "trace: config lacks norm_first 0 or the empty without list"
+# what if? parts switched off: listed in the trace, the stages say so, the numbers change
+expect_ok "trace --without" "$TVIZ" trace --model worked-example --src "$S" --without "pe, mask"
+grep -q '"without":\["pe","mask"\]' "$T/out" || bad "trace --without pe,mask: \"without\" does not list them"
+grep -q '"id":"src.pe","title":"Positional encoding (switched off)"' "$T/out" || bad "trace --without pe: src.pe's title does not say so"
+grep -q '"id":"src.pe",[^{]*"data":\[\[0,0,0,0\]' "$T/out" || bad "trace --without pe: src.pe is not zero"
+grep -q '[[,]null[],]' "$T/out" && bad "trace --without mask: a score is still masked (null)"
+expect_ok "walk --without" "$TVIZ" walk --model worked-example --src "$S" --without scale --stage 'enc.0.self_attn.head.0.scaled' --no-pause
+grep -q "what if: without scale" "$T/out" || bad "walk --without scale does not say so"
+grep -q "Scores, not scaled" "$T/out" || bad "walk --without scale: the scaled stage's title does not say so"
+expect_ok "translate --without" "$TVIZ" translate --model tests/fixtures/multihead.safetensors --without residual "the white house falls"
+expect_ok "eval --without" "$TVIZ" eval --model tests/fixtures/multihead.safetensors --without pe,scale tests/fixtures/everyday.tsv
+grep -q "without pe,scale on" "$T/out" || bad "eval --without does not say which parts are off"
+# a pre-LN model (norm_first): its own stage ids for the norms before the sublayers
+expect_ok "trace pre-LN" "$TVIZ" trace --model tests/fixtures/prenorm.safetensors --src "a green car runs"
+grep -q '"norm_first":1' "$T/out" || bad "trace of a pre-LN model: config lacks norm_first 1"
+grep -q '"id":"enc.0.pre_norm1",[^{]*"sublayer":"pre_norm","op":"norm","index":1' "$T/out" || bad "trace of a pre-LN model lacks enc.0.pre_norm1 and its fields"
+grep -q '"id":"dec.1.pre_norm3"' "$T/out" || bad "trace of a pre-LN model lacks dec.1.pre_norm3"
+grep -q '"id":"enc.0.norm1"' "$T/out" && bad "trace of a pre-LN model has a post-LN enc.0.norm1"
 expect_ok "trace to file" "$TVIZ" trace --src "$S" --tgt "من واقعاً" -o "$T/t.json"
 grep -q '"tgt_tokens":\["<bos>","من","واقعاً"\]' "$T/t.json" || bad "trace -o: target tokens wrong"
 expect_ok "unknown word" "$TVIZ" trace --model worked-example --src "I really enjoy quantum physics" -o "$T/unk.json"
@@ -61,6 +80,7 @@ expect_ok "walk one stage" "$TVIZ" walk --stage 'dec.0.cross_attn.head.1.weights
 printf '\nb\nq\n' | "$TVIZ" walk --stage 'src.*' >"$T/out" 2>&1 || bad "walk reading commands from a pipe failed"
 expect_ok "model info" "$TVIZ" model info worked-example
 grep -q "parameters: 496" "$T/out" || bad "model info: parameter count"
+grep -q "^layers: post-LN .* trained without: nothing" "$T/out" || bad "model info: the layers' order and the parts trained without"
 expect_ok "model init" "$TVIZ" model init --preset worked-example -o "$T/we.safetensors"
 cmp -s "$T/we.safetensors" assets/models/worked-example.safetensors || bad "the shipped worked example differs from the one tviz makes"
 expect_ok "model init another seed" "$TVIZ" model init --preset worked-example --seed 9 -o "$T/we9.safetensors"
@@ -204,6 +224,21 @@ if [ "$(ls assets/models/en-fa.snapshots/step-*.safetensors 2>/dev/null | wc -l)
     [ "$(pdftotext "$T/en-fa-strip.pdf" - | grep -c '^step [0-9]')" -ge 8 ] && ok || bad "the shipped timeline has fewer than 8 points"
 fi
 expect_ok "arithmetic view" "$TVIZ" export --stage $W --view arithmetic --cell 1,0 -o "$T/arith.png"
+# what if? the compare view (PNG, SVG, PDF), the JSON of a comparison, the loss view of several models
+for f in png svg pdf; do
+    expect_ok "view compare ($f)" "$TVIZ" export --stage $W --view compare --without scale -o "$T/cmp.$f"
+    [ -s "$T/cmp.$f" ] || bad "compare view: no $f"
+done
+if command -v pdftotext >/dev/null; then
+    pdftotext "$T/cmp.pdf" - | tr '\n' ' ' | grep -q "Rows almost one-hot" || bad "the compare view of attention weights does not count the one-hot rows"
+fi
+expect_error "view compare with nothing off" "nothing is switched off" "$TVIZ" export --stage $W --view compare -o "$T/cmp0.png"
+[ ! -e "$T/cmp0.png" ] || bad "a refused compare view wrote a file"
+expect_ok "trace --compare" "$TVIZ" trace --model worked-example --src "$S" --without scale --compare -o "$T/cmp.json"
+grep -q '"without":\["scale"\].*"compare":{"without":\[\],"stages":\[{"id":"src.embed"' "$T/cmp.json" || bad "trace --compare: no \"compare\" with every part on"
+[ "$(grep -o '"id":"enc.0.self_attn.head.0.scaled"' "$T/cmp.json" | wc -l)" -eq 2 ] || bad "trace --compare: a stage is not in both runs"
+expect_error "view loss of a model without curves" "keeps no training curve" "$TVIZ" export --model worked-example --view loss -o "$T/loss0.png"
+expect_error "several models for another view" "several models are for --view loss" "$TVIZ" export --model worked-example --model worked-example --stage src.pe -o "$T/x.png"
 expect_ok "figure without a stage" "$TVIZ" export --view pe-curves -o "$T/curves.svg"
 expect_ok "export all" "$TVIZ" export --model worked-example --all -o "$T/all"
 [ "$(ls "$T/all" | grep -c '^[0-9][0-9][0-9]-.*\.png$')" -eq 67 ] || bad "export --all: $(ls "$T/all" | grep -c '^[0-9]') stage pictures, want 67"
@@ -325,6 +360,18 @@ expect_error "model convert without a precision" "needs --f16 or --f32" "$TVIZ" 
 expect_error "train: resume without its state" "training state" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/m2.safetensors" --resume "$T/m.safetensors" --steps 8
 [ ! -e "$T/m2.safetensors" ] || bad "train: a failed resume wrote a model"
 printf 'I really enjoy\tمن واقعاً لذت می‌برم\nWe really enjoy\tما واقعاً لذت می‌بریم\nThey enjoy\tآن‌ها لذت می‌برند\n' >"$T/bpe.tsv"
+# what if? a pre-LN model trained without positional encoding keeps both, and runs so
+expect_ok "train: --norm-first --without pe" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/pre.safetensors" --norm-first --without pe --steps 2 --save-every 0 --threads 1 --d-model 8 --heads 2 --d-ff 8 --layers 1
+grep -q "pre-LN, without pe" "$T/err" || bad "train --norm-first --without pe does not say so: $(head -1 "$T/err")"
+expect_ok "model info: a variant" "$TVIZ" model info "$T/pre.safetensors"
+grep -q "^layers: pre-LN .* trained without: pe" "$T/out" && grep -q "final norms: encoder yes, decoder yes" "$T/out" || bad "model info on a pre-LN model without pe: $(sed -n 3,5p "$T/out")"
+expect_ok "trace: a model trained without pe" "$TVIZ" trace --model "$T/pre.safetensors" --src "a b"
+grep -q '"without":\["pe"\]' "$T/out" && grep -q '"id":"enc.0.pre_norm1"' "$T/out" || bad "trace of a model trained without pe: its run is not without pe, or not pre-LN"
+expect_ok "train: a post-LN model for the loss view" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/post.safetensors" --steps 4 --eval-every 2 --save-every 0 --threads 1 --d-model 8 --heads 2 --d-ff 8 --layers 1
+expect_ok "view loss of two models" "$TVIZ" export --model "$T/post.safetensors" --model "$T/pre.safetensors" --view loss -o "$T/loss.svg"
+[ -s "$T/loss.svg" ] || bad "loss view: no picture"
+expect_error "train: --without an unknown part" '"wings" is not a part' "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/w.safetensors" --without wings
+expect_error "train: --norm-first on a snapshot" "shapes a new model" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/w.safetensors" --resume "$T/m.snapshots/step-000002.safetensors" --norm-first
 expect_error "train: nothing to merge" "--bpe: the corpus has no pair of characters seen twice" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/bpe.safetensors" --bpe 20
 expect_ok "train: subword pieces" "$TVIZ" train --corpus "$T/bpe.tsv" -o "$T/bpe.safetensors" --bpe 20 --steps 2 --save-every 0 --threads 1 --d-model 8 --heads 2 --d-ff 8 --layers 1
 expect_ok "model info: merges" "$TVIZ" model info "$T/bpe.safetensors"

@@ -181,6 +181,27 @@ static void high_contrast_and_colormap_options(void **state) {
     cairo_surface_destroy(img);
 }
 
+// The numbers the compare view writes under attention weights: one-hot rows
+// and mean entropy, on a hand-made stage (a fully masked row counts for neither).
+static void probability_rows(void **state) {
+    (void)state;
+    float p[4][4] = {{1, 0, 0, 0}, {0.5f, 0.5f, 0, 0}, {0, 0, 0, 0}, {0.25f, 0.25f, 0.25f, 0.25f}};
+    tf_stage s = {.rows = 4, .cols = 4, .kind = TF_KIND_PROB, .data = &p[0][0]};
+    int oh = -1;
+    double h = -1;
+    render_prob_rows(&s, &oh, &h);
+    assert_int_equal(oh, 1);
+    CHECK_CLOSE(h, (0 + 1 + 2) / 3.0, 1e-9);
+    p[1][0] = 0.995f;
+    p[1][1] = 0.005f;
+    render_prob_rows(&s, &oh, &h);
+    assert_int_equal(oh, 2);
+    char buf[200];
+    render_opts o;
+    render_opts_default(&o);
+    assert_string_equal(render_without_text(&o, TF_WITHOUT_PE | TF_WITHOUT_RESIDUAL, buf, sizeof buf), "positional encoding, the residual connections");
+}
+
 // Every view, every format, draws without a cairo error and gives a file
 // its reader accepts (PNG here; SVG and PDF are parsed in cli_test.sh).
 static void every_view_draws(void **state) {
@@ -195,20 +216,37 @@ static void every_view_draws(void **state) {
     o.beside = &r.trace; // (the side-by-side view's second model: the same one will do)
     o.beside_model = &m;
     int st0 = tf_trace_find(&r.trace, "dec.0.self_attn.head.1.weights"), probs = tf_trace_find(&r.trace, "out.probs");
+    // the compare view sets the run with parts switched off beside the same tokens with every part
+    tf_model off = m;
+    off.cfg.without = TF_WITHOUT_SCALE | TF_WITHOUT_MASK;
+    tf_run ro, rc;
+    tf_err e;
+    assert_int_equal(tf_run_sentence(&ro, &off, we_src, we_tgt, &e), 0);
+    assert_int_equal(tf_run_compare(&rc, &off, &ro, &e), 0);
     for (int v = RENDER_VIEW_MATRIX; v < RENDER_VIEW_COUNT; v++) {
         char why[256];
         int st = v == RENDER_VIEW_TOPK ? probs : st0; // (the top-k view is the output's)
-        assert_int_equal(render_view_check(&r.trace, st, (render_view)v, &o, why, sizeof why), 0);
+        const tf_trace *t = &r.trace;
+        render_opts ov = o;
+        if (v == RENDER_VIEW_COMPARE) {
+            assert_int_equal(render_view_check(t, st, (render_view)v, &o, why, sizeof why), -1);
+            assert_non_null(strstr(why, "--without"));
+            t = &ro.trace;
+            ov.with_all = &rc.trace;
+        }
+        assert_int_equal(render_view_check(t, st, (render_view)v, &ov, why, sizeof why), 0);
         for (int f = IO_PNG; f <= IO_PDF; f++) {
             unsigned char *out;
             size_t n;
-            if (io_draw(&(io_picture){.t = &r.trace, .m = &m, .stage = st, .view = (render_view)v, .opts = o, .w = 640, .h = 480, .scale = 1, .fmt = (io_format)f}, &out, &n))
+            if (io_draw(&(io_picture){.t = t, .m = &m, .stage = st, .view = (render_view)v, .opts = ov, .w = 640, .h = 480, .scale = 1, .fmt = (io_format)f}, &out, &n))
                 fail_msg("%s as format %d failed", render_view_name((render_view)v), f);
             static const char *magic[] = {"\x89PNG", "<?xm", "%PDF"};
             if (n < 100 || memcmp(out, magic[f], 4)) fail_msg("%s: bad %s output", render_view_name((render_view)v), magic[f] + 1);
             free(out);
         }
     }
+    tf_run_free(&rc);
+    tf_run_free(&ro);
     char why[256];
     o.cell_row = 9;
     assert_int_equal(render_view_check(&r.trace, st0, RENDER_VIEW_ARITHMETIC, &o, why, sizeof why), -1);
@@ -440,7 +478,7 @@ static void lesson_live_values(void **state) {
     assert_int_equal(render_lesson_cond(&c, "greedy", why, sizeof why), 0); // the target is typed
     assert_int_equal(render_lesson_cond(&c, "pieces", why, sizeof why), 0);
     assert_int_equal(render_lesson_cond(&c, "split", why, sizeof why), 0);
-    assert_int_equal(render_lesson_cond(&c, "trained", why, sizeof why), -1);
+    assert_int_equal(render_lesson_cond(&c, "fluent", why, sizeof why), -1);
     assert_non_null(strstr(why, "not a condition"));
     assert_int_equal(render_lesson_cond(&c, "aligning", why, sizeof why), 0); // the worked example was never trained
     assert_int_equal(render_lesson_value(&c, "align_id", why, sizeof why), -1);
@@ -511,6 +549,65 @@ static void lesson_live_values(void **state) {
     tf_model_free(&fm);
 }
 
+// What if? The lesson's values and conditions of the switches: the twin rows
+// of a repeated word (equal without positional encoding), one-hot rows and
+// entropy, the parts switched off, where training ended.
+static void whatif_live_values(void **state) {
+    (void)state;
+    tf_model off = m;
+    tf_run ro;
+    tf_err e;
+    char why[300];
+    for (int pe = 0; pe < 2; pe++) {
+        off.cfg.without = pe ? 0 : TF_WITHOUT_PE | TF_WITHOUT_SCALE;
+        assert_int_equal(tf_run_sentence(&ro, &off, "I really enjoy I", NULL, &e), 0);
+        render_lesson_ctx c = {&ro.trace, &off, "worked-example", -1, ro.greedy};
+        assert_string_equal(lesson_value(&c, NULL, "twin"), "I");
+        assert_string_equal(lesson_value(&c, NULL, "twin_a"), "0");
+        assert_string_equal(lesson_value(&c, NULL, "twin_b"), "3");
+        const tf_stage *n2 = &ro.trace.stages[tf_trace_find(&ro.trace, "enc.0.norm2")];
+        double gap = 0;
+        for (int j = 0; j < n2->cols; j++) gap = fmax(gap, fabs(n2->data[j] - n2->data[3 * n2->cols + j]));
+        char want[64];
+        render_format_value((float)gap, want, sizeof want, 4);
+        assert_string_equal(lesson_value(&c, "enc.0.norm2", "this twin_gap"), want);
+        if (!pe) assert_true(gap == 0); // the same word, the same row: no position tells them apart
+        else assert_true(gap > 1e-3);
+        char row0[200];
+        snprintf(row0, sizeof row0, "%s", lesson_value(&c, "enc.0.norm2", "this 0"));
+        assert_string_equal(lesson_value(&c, "enc.0.norm2", "this twin"), row0);
+        if (!pe) assert_string_equal(lesson_value(&c, "enc.0.norm2", "this twin2"), row0);
+        assert_null(lesson_value(&c, "tgt.embed", "this twin_gap")); // its rows are not the source tokens
+        // one-hot rows and entropy, as render_prob_rows counts them
+        const tf_stage *w = &ro.trace.stages[tf_trace_find(&ro.trace, "enc.0.self_attn.head.0.weights")];
+        int oh;
+        double h;
+        render_prob_rows(w, &oh, &h);
+        snprintf(want, sizeof want, "%d", oh);
+        assert_string_equal(lesson_value(&c, "enc.0.self_attn.head.0.weights", "this onehot"), want);
+        snprintf(want, sizeof want, "%.2f", h);
+        assert_string_equal(lesson_value(&c, "enc.0.self_attn.head.0.weights", "this entropy"), want);
+        assert_null(lesson_value(&c, "enc.0.self_attn.q", "this onehot")); // not probabilities
+        // conditions
+        c.stage = tf_trace_find(&ro.trace, "enc.0.norm2");
+        assert_int_equal(render_lesson_cond(&c, "without=pe", why, sizeof why), !pe);
+        assert_int_equal(render_lesson_cond(&c, "!without=scale", why, sizeof why), pe);
+        assert_int_equal(render_lesson_cond(&c, "without=mask", why, sizeof why), 0);
+        assert_int_equal(render_lesson_cond(&c, "twin", why, sizeof why), 1);
+        assert_int_equal(render_lesson_cond(&c, "norm_first", why, sizeof why), 0);
+        assert_int_equal(render_lesson_cond(&c, "trained", why, sizeof why), 0); // the worked example was made, not trained
+        assert_string_equal(lesson_value(&c, NULL, "train_loss"), "—");
+        assert_int_equal(render_lesson_cond(&c, "without=wings", why, sizeof why), -1);
+        assert_non_null(strstr(why, "without=pe"));
+        tf_run_free(&ro);
+    }
+    // no repeated word: twin is the first token, at 0 and 0, and [if twin] does not hold
+    render_lesson_ctx c = {&r.trace, &m, "worked-example", -1, r.greedy};
+    assert_string_equal(lesson_value(&c, NULL, "twin"), "I");
+    assert_string_equal(lesson_value(&c, NULL, "twin_b"), "0");
+    assert_int_equal(render_lesson_cond(&c, "twin", why, sizeof why), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(colormaps_match_published_values),
@@ -519,6 +616,8 @@ int main(void) {
         cmocka_unit_test(high_contrast_and_colormap_options),
         cmocka_unit_test(every_view_draws),
         cmocka_unit_test(lines_opacity_is_the_weight),
+        cmocka_unit_test(probability_rows),
+        cmocka_unit_test(whatif_live_values),
         cmocka_unit_test(reference_images),
         cmocka_unit_test(lesson_live_values),
     };

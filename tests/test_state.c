@@ -683,6 +683,93 @@ static void snapshot_keys_and_slider(void **state) {
     cairo_surface_destroy(sf);
 }
 
+// What if? W opens the panel; 1-4, ↑ ↓ with Enter and clicks switch parts
+// (each asks for a rerun, which keeps the stage); a part the model was
+// trained without stays off; X shows the comparison, only when something is off.
+static void whatif_panel_and_compare(void **state) {
+    (void)state;
+    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1280, 800);
+    cairo_t *cr = cairo_create(sf);
+    tf_model mo = m; // the model as the window reruns it (its cfg.without changes; the weights are shared)
+    tf_run ro, rc;
+    tf_err e;
+    app_state s;
+    app_layout lay;
+    app_state_init(&s, "the white house falls", "la maison blanche tombe");
+    app_state_attach(&s, &r.trace);
+    app_state_goto(&s, &r.trace, "enc.1.self_attn.head.2.weights");
+    // X with nothing off: a message, no comparison
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_COMPARE), APP_DO_NOTHING);
+    assert_int_equal(s.compare, 0);
+    assert_true(s.message[0]);
+    // W: the panel; 2 switches the scaling off and asks for a rerun; the focus follows
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_WHATIF), APP_DO_NOTHING);
+    assert_int_equal(s.whatif, 1);
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_HEAD_2), APP_DO_RERUN);
+    assert_int_equal(s.without, TF_WITHOUT_SCALE);
+    assert_int_equal(s.whatif_focus, 1);
+    assert_string_equal(id(&s), "enc.1.self_attn.head.2.weights"); // 2 switched, it did not go to head 2
+    // the rerun app.c makes: the same stage, its numbers without √d_k
+    mo.cfg.without = s.trained_without | s.without;
+    assert_int_equal(tf_run_sentence(&ro, &mo, s.src, s.tgt, &e), 0);
+    app_state_attach(&s, &ro.trace);
+    assert_string_equal(ro.trace.stages[s.stage].id, "enc.1.self_attn.head.2.weights");
+    assert_int_equal(ro.trace.without, TF_WITHOUT_SCALE);
+    // ↓ ↓ Enter: the focus on the mask, switched off; ↑ Enter on the scaling: back on
+    app_state_key(&s, &ro.trace, APP_KEY_LAYER_DOWN);
+    assert_int_equal(app_state_key(&s, &ro.trace, APP_KEY_ENTER), APP_DO_RERUN);
+    assert_int_equal(s.without, TF_WITHOUT_SCALE | TF_WITHOUT_MASK);
+    app_state_key(&s, &ro.trace, APP_KEY_LAYER_UP);
+    assert_int_equal(s.whatif_focus, 1);
+    app_state_key(&s, &ro.trace, APP_KEY_ENTER);
+    assert_int_equal(s.without, TF_WITHOUT_MASK);
+    app_state_key(&s, &ro.trace, APP_KEY_HEAD_2); // scaling off again
+    assert_string_equal(ro.trace.stages[s.stage].id, "enc.1.self_attn.head.2.weights");
+    // a click on a part's row of the panel as drawn switches it: the residual off, then on
+    app_world wd = {.m = &m, .r = &ro, .model_name = "multihead"};
+    app_draw(cr, &s, &wd, 1280, 800, &lay);
+    assert_true(lay.whatif_panel.w > 0 && lay.whatif_box[3].h > 0);
+    assert_int_equal(app_state_press(&s, &wd, &lay, lay.whatif_box[3].x + 40, lay.whatif_box[3].y + lay.whatif_box[3].h / 2), APP_DO_RERUN);
+    assert_int_equal(s.without, TF_WITHOUT_MASK | TF_WITHOUT_SCALE | TF_WITHOUT_RESIDUAL);
+    app_state_press(&s, &wd, &lay, lay.whatif_box[3].x + 40, lay.whatif_box[3].y + lay.whatif_box[3].h / 2);
+    assert_int_equal(s.without, TF_WITHOUT_MASK | TF_WITHOUT_SCALE);
+    // a click elsewhere in the panel changes nothing; W closes it, and 2 is a head again
+    assert_int_equal(app_state_press(&s, &wd, &lay, lay.whatif_panel.x + 5, lay.whatif_panel.y + 5), APP_DO_NOTHING);
+    app_state_key(&s, &ro.trace, APP_KEY_WHATIF);
+    assert_int_equal(s.whatif, 0);
+    // X: the compare view, drawn with the comparison run
+    tf_run_free(&ro);
+    mo.cfg.without = s.without;
+    assert_int_equal(tf_run_sentence(&ro, &mo, s.src, s.tgt, &e), 0);
+    app_state_attach(&s, &ro.trace);
+    assert_int_equal(app_state_key(&s, &ro.trace, APP_KEY_COMPARE), APP_DO_RERUN);
+    assert_int_equal(app_state_view(&s, &ro.trace), RENDER_VIEW_COMPARE);
+    assert_int_equal(tf_run_compare(&rc, &mo, &ro, &e), 0);
+    wd.cmp = &rc;
+    app_draw(cr, &s, &wd, 1280, 800, &lay);
+    assert_int_equal(cairo_status(cr), CAIRO_STATUS_SUCCESS);
+    app_state_key(&s, &ro.trace, APP_KEY_ESCAPE); // Esc leaves the comparison
+    assert_int_equal(app_state_view(&s, &ro.trace), RENDER_VIEW_HEATMAP);
+    app_state_key(&s, &ro.trace, APP_KEY_COMPARE);
+    // every part on again: nothing left to compare
+    app_state_key(&s, &ro.trace, APP_KEY_WHATIF);
+    app_state_key(&s, &ro.trace, APP_KEY_HEAD_2);
+    app_state_key(&s, &ro.trace, APP_KEY_HEAD_3);
+    assert_int_equal(s.without, 0);
+    assert_int_equal(s.compare, 0);
+    // a model trained without positional encoding: that part stays off
+    s.trained_without = TF_WITHOUT_PE;
+    assert_int_equal(app_state_toggle_part(&s, 0), APP_DO_NOTHING);
+    assert_int_equal(s.without, 0);
+    assert_non_null(strstr(s.message, "trained without"));
+    assert_int_equal(app_state_key(&s, &ro.trace, APP_KEY_WHATIF), APP_DO_NOTHING); // (closes it)
+    assert_int_equal(app_state_key(&s, &ro.trace, APP_KEY_COMPARE), APP_DO_RERUN);  // PE off: something to compare
+    tf_run_free(&rc);
+    tf_run_free(&ro);
+    cairo_destroy(cr);
+    cairo_surface_destroy(sf);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(keys_walk_the_stages),
@@ -697,6 +784,7 @@ int main(void) {
         cmocka_unit_test(mirrored_layout_and_glossary_hover),
         cmocka_unit_test(view_keys_lines_topk_grid),
         cmocka_unit_test(snapshot_keys_and_slider),
+        cmocka_unit_test(whatif_panel_and_compare),
     };
     return cmocka_run_group_tests_name("state", tests, setup, teardown);
 }

@@ -12,7 +12,7 @@
 
 #define TOL 1e-4 // |C - PyTorch| <= TOL · max(1, |PyTorch|) at every stage
 
-typedef struct { char name[64], model[256], src[512], tgt[512]; } fixture_case;
+typedef struct { char name[64], model[256], src[512], tgt[512], without[64]; } fixture_case; // without: parts switched off
 
 static int load_cases(fixture_case *cs, int max) {
     char *txt = read_file("tests/fixtures/cases.txt", NULL);
@@ -21,9 +21,9 @@ static int load_cases(fixture_case *cs, int max) {
     for (char *line = strtok(txt, "\n"); line && n < max; line = strtok(NULL, "\n")) {
         fixture_case *c = &cs[n];
         memset(c, 0, sizeof *c);
-        char *f[4] = {0};
+        char *f[5] = {0};
         f[0] = line;
-        for (int k = 1; k < 4; k++) {
+        for (int k = 1; k < 5; k++) {
             char *tab = f[k - 1] ? strchr(f[k - 1], '\t') : NULL;
             if (tab) { *tab = 0; f[k] = tab + 1; }
         }
@@ -32,6 +32,7 @@ static int load_cases(fixture_case *cs, int max) {
         snprintf(c->model, sizeof c->model, "%s", f[1]);
         snprintf(c->src, sizeof c->src, "%s", f[2]);
         snprintf(c->tgt, sizeof c->tgt, "%s", f[3] ? f[3] : "");
+        snprintf(c->without, sizeof c->without, "%s", f[4] ? f[4] : "");
         n++;
     }
     free(txt);
@@ -45,6 +46,15 @@ static void check_tokens(const cJSON *arr, const char *const *labels, int n, con
             fail_msg("%s: %s token %d is \"%s\", PyTorch \"%s\"", cs, what, i, labels[i], cJSON_GetArrayItem(arr, i)->valuestring);
 }
 
+// Loads a case's model with its parts switched off (cases.txt's fifth column).
+static void load_model(tf_model *m, const fixture_case *c) {
+    tf_err e;
+    int bits;
+    if (tf_model_load(m, c->model, &e)) fail_msg("%s: %s", c->model, e.msg);
+    if (tf_without_parse(c->without, &bits, &e)) fail_msg("%s: %s", c->name, e.msg);
+    m->cfg.without |= bits;
+}
+
 // Compares one run with its fixture; returns the largest difference seen.
 static double compare_case(const fixture_case *c) {
     char path[512];
@@ -56,10 +66,21 @@ static double compare_case(const fixture_case *c) {
     assert_non_null(ref);
     tf_model m;
     tf_err e;
-    if (tf_model_load(&m, c->model, &e)) fail_msg("%s: %s", c->model, e.msg);
+    load_model(&m, c);
     tf_run r;
     if (tf_run_sentence(&r, &m, c->src, c->tgt[0] ? c->tgt : NULL, &e)) fail_msg("%s: %s", c->name, e.msg);
     const tf_trace *t = &r.trace;
+    // the parts switched off, as the reference lists them
+    const cJSON *wo = cJSON_GetObjectItem(ref, "without");
+    int ref_bits = 0;
+    for (const cJSON *p = wo ? wo->child : NULL; p; p = p->next) {
+        int b;
+        if (tf_without_parse(p->valuestring, &b, &e)) fail_msg("%s: %s", c->name, e.msg);
+        ref_bits |= b;
+    }
+    if (ref_bits != t->without) fail_msg("%s: the trace is without %d, PyTorch's without %d", c->name, t->without, ref_bits);
+    if (cJSON_GetObjectItem(cJSON_GetObjectItem(ref, "config"), "norm_first")->valueint != t->norm_first)
+        fail_msg("%s: norm_first %d, PyTorch's %d", c->name, t->norm_first, !t->norm_first);
     check_tokens(cJSON_GetObjectItem(ref, "src_tokens"), t->src_labels, r.S, "source", c->name);
     check_tokens(cJSON_GetObjectItem(ref, "tgt_tokens"), t->tgt_labels, r.T, "decoder input", c->name);
     const cJSON *stages = cJSON_GetObjectItem(ref, "stages");
@@ -102,17 +123,19 @@ static void trace_matches_pytorch(void **state) {
     (void)state;
     fixture_case cs[16];
     int n = load_cases(cs, 16);
-    assert_true(n >= 7); // trained multi-head with norms, plain without, unknown word, greedy, worked example
+    // trained multi-head with norms, plain without, unknown word, greedy, worked example,
+    // parts switched off, pre-LN (norm_first) matched against torch's own modules
+    assert_true(n >= 13);
     for (int i = 0; i < n; i++) compare_case(&cs[i]);
 }
 
 // Greedy decoding produced the same words as PyTorch's greedy decoding.
 static void greedy_matches_pytorch(void **state) {
     (void)state;
-    const char *names[] = {"multihead.greedy", "plain.greedy"};
+    const char *names[] = {"multihead.greedy", "plain.greedy", "plain.greedy.without-scale", "prenorm.greedy"};
     fixture_case cs[16];
     int n = load_cases(cs, 16);
-    for (size_t k = 0; k < 2; k++) {
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
         int i = 0;
         while (i < n && strcmp(cs[i].name, names[k])) i++;
         assert_true(i < n);
@@ -124,7 +147,7 @@ static void greedy_matches_pytorch(void **state) {
         free(json);
         tf_model m;
         tf_err e;
-        assert_int_equal(tf_model_load(&m, cs[i].model, &e), 0);
+        load_model(&m, &cs[i]);
         tf_run r;
         assert_int_equal(tf_run_sentence(&r, &m, cs[i].src, NULL, &e), 0);
         assert_true(r.greedy);
@@ -152,7 +175,7 @@ static void check_invariants(const tf_model *m, const tf_run *r, const char *wha
                 if (fabs(sum - 1.0) > 1e-5) fail_msg("%s: row %d of %s sums to %.8f", what, y, s->id, sum);
             }
         }
-        if (s->side == TF_SIDE_DEC && s->sublayer == TF_SUB_SELF_ATTN && s->op == TF_OP_WEIGHTS) {
+        if (s->side == TF_SIDE_DEC && s->sublayer == TF_SUB_SELF_ATTN && s->op == TF_OP_WEIGHTS && !(t->without & TF_WITHOUT_MASK)) {
             n_causal++; // causal mask: no query sees a later key, exactly
             for (int y = 0; y < s->rows; y++)
                 for (int x = y + 1; x < s->cols; x++)
@@ -173,7 +196,7 @@ static void check_invariants(const tf_model *m, const tf_run *r, const char *wha
             }
         }
     }
-    assert_true(n_prob > 0 && n_causal > 0 && n_norm > 0);
+    assert_true(n_prob > 0 && (n_causal > 0 || (t->without & TF_WITHOUT_MASK)) && n_norm > 0);
 }
 
 static void invariants_hold(void **state) {
@@ -184,7 +207,7 @@ static void invariants_hold(void **state) {
         tf_model m;
         tf_err e;
         tf_run r;
-        assert_int_equal(tf_model_load(&m, cs[i].model, &e), 0);
+        load_model(&m, &cs[i]);
         assert_int_equal(tf_run_sentence(&r, &m, cs[i].src, cs[i].tgt[0] ? cs[i].tgt : NULL, &e), 0);
         check_invariants(&m, &r, cs[i].name);
         tf_run_free(&r);

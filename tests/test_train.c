@@ -13,6 +13,8 @@
 static const char *SRC_V = "<pad>\n<unk>\n<bos>\n<eos>\na\nb\nc\nd\ne\nf\ng";
 static const char *TGT_V = "<pad>\n<unk>\n<bos>\n<eos>\np\nq\nr\ns\nt\nu\nv\nw\nx";
 
+static int tiny_norm_first, tiny_without; // the variant tiny() makes (pre-LN, parts switched off)
+
 // A tiny model with every kind of weight away from its initial value.
 static void tiny(tf_model *m, int final_norms, int shared, int gen_bias) {
     tf_config c = {0};
@@ -22,6 +24,8 @@ static void tiny(tf_model *m, int final_norms, int shared, int gen_bias) {
     c.has_enc_norm = c.has_dec_norm = final_norms;
     c.has_generator = gen_bias;
     c.has_generator_bias = gen_bias;
+    c.norm_first = tiny_norm_first;
+    c.trained_without = c.without = tiny_without;
     tf_err e;
     if (tf_model_init(m, &c, SRC_V, shared ? NULL : TGT_V, 7, &e)) fail_msg("%s", e.msg);
     tf_rng r;
@@ -98,6 +102,23 @@ static void gradcheck(int final_norms, int shared, int gen_bias) {
 static void test_gradcheck_tied(void **s) { (void)s; gradcheck(0, 0, 0); }
 static void test_gradcheck_final_norms_generator(void **s) { (void)s; gradcheck(1, 0, 1); }
 static void test_gradcheck_shared_vocab(void **s) { (void)s; gradcheck(0, 1, 0); }
+// Pre-LN (norm_first), with and without its final norms, and each part switched off.
+static void test_gradcheck_variants(void **s) {
+    (void)s;
+    static const struct { int norm_first, without, final_norms; } v[] = {
+        {1, 0, 1}, {1, 0, 0}, {0, TF_WITHOUT_PE | TF_WITHOUT_MASK, 0}, {0, TF_WITHOUT_SCALE, 1},
+        {0, TF_WITHOUT_RESIDUAL, 1}, {1, TF_WITHOUT_ALL, 1},
+    };
+    for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
+        char parts[64];
+        printf("  gradient check: %s, without \"%s\"%s\n", v[k].norm_first ? "pre-LN" : "post-LN",
+               tf_without_format(v[k].without, parts, sizeof parts), v[k].final_norms ? ", final norms" : "");
+        tiny_norm_first = v[k].norm_first;
+        tiny_without = v[k].without;
+        gradcheck(v[k].final_norms, 0, 1);
+    }
+    tiny_norm_first = tiny_without = 0;
+}
 
 // The loss the trainer reports is the label-smoothed cross-entropy of the
 // model's own forward pass, computed here independently from tf_run's probs.
@@ -520,6 +541,7 @@ int main(void) {
         cmocka_unit_test(test_gradcheck_tied),
         cmocka_unit_test(test_gradcheck_final_norms_generator),
         cmocka_unit_test(test_gradcheck_shared_vocab),
+        cmocka_unit_test(test_gradcheck_variants),
         cmocka_unit_test(test_loss_matches_forward),
         cmocka_unit_test(test_schedule),
         cmocka_unit_test(test_dropout_deterministic),

@@ -230,6 +230,27 @@ win --tgt "$TGT" --keys "C Ctrl+S E"
 [ -s "$T/tviz-dec.0.cross_attn.head.0.weights.png" ] && [ -s "$T/tviz-dec.0.cross_attn.head.0.weights-2.png" ] && ok || bad "Ctrl+S / E wrote no PNG: $(ls "$T")"
 line message | grep -q "Saved .*tviz-dec.0.cross_attn.head.0.weights-2.png" && ok || bad "no confirmation: $(line message)"
 
+# ---- what if? W opens the panel: 1-4 and clicks switch parts, the view stays on its stage; X compares
+win --keys "N" --screenshot "$T/wi0.png"
+win --keys "N W 2" --screenshot "$T/whatif.png"
+[ "$(field whatif)" = 1 ] && [ "$(field without)" = scale ] && [ "$(field stage)" = "enc.0.self_attn.head.0.weights" ] && ok || bad "N W 2: $(grep whatif= "$T/out"), stage $(field stage)"
+[ "$(compare -metric AE -crop 420x200+650+60 "$T/wi0.png" "$T/whatif.png" null: 2>&1)" -gt 2000 ] && ok || bad "the what-if panel is not drawn"
+line message | grep -q "without the division by √d_k" && ok || bad "switching the scaling off says nothing: $(line message)"
+win --keys "N W 2 click:760,229" # the fourth row of the panel: the residual connections
+[ "$(field without)" = "scale,residual" ] && ok || bad "a click on the panel's fourth row: without $(field without)"
+win --keys "N W Down Down Return Up Return Escape"
+[ "$(field whatif)" = 0 ] && [ "$(field without)" = "scale,mask" ] && ok || bad "↓ ↓ Enter ↑ Enter Esc in the panel: $(grep whatif= "$T/out")"
+win --keys "N W 2 W X" --screenshot "$T/compare.png"
+[ "$(field view)" = compare ] && [ "$(field compare)" = 1 ] && [ "$(field stage)" = "enc.0.self_attn.head.0.weights" ] && ok || bad "X: view $(field view), $(grep whatif= "$T/out")"
+[ "$(colours "$T/compare.png" 700x700+300+100)" -gt 60 ] && ok || bad "the compare view is blank"
+win --keys "N X"
+[ "$(field view)" = heatmap ] && line message | grep -q "nothing is switched off" && ok || bad "X with nothing off: view $(field view), $(line message)"
+win --without pe,mask --keys "D W"
+[ "$(field without)" = "pe,mask" ] && [ "$(field whatif)" = 1 ] && ok || bad "--without pe,mask in the window: $(grep whatif= "$T/out")"
+win --lang fa --keys "N W 2 W X" --screenshot "$T/compare-fa.png"
+[ "$(field view)" = compare ] && ok || bad "X in Persian: view $(field view)"
+[ -n "$SHOTS" ] && cp "$T/whatif.png" "$T/compare.png" "$T/compare-fa.png" "$SHOTS/" # (to look at)
+
 # ---- bad input and faults
 # the default model is the trained translator: greedy decoding writes the Persian, verb last
 (cd "$T" && timeout 120 "$TVIZ" --size 1440x900 --report --quit) >"$T/out" 2>"$T/err"

@@ -34,9 +34,13 @@ typedef struct {
     tf_model m2;                // R: the model compared side by side, and its run on the same sentence
     tf_run r2;
     int have_m2, have_r2;
+    tf_run cmp;                 // the compare view: r's tokens with every part on
+    int have_cmp;
     char model_path[4096], model_name[256], load_error[700];
     lesson lesson;
     int have_lesson;
+    lesson whatif;              // lessons/<lang>/what-if.md: beside the stages it explains while parts are off (or W is open)
+    int have_whatif;
     glossary gloss[8];          // every language's glossary, for the hover tooltip
     int n_gloss;
     io_timeline tl;             // the model's training snapshots (tl.n 0: none)
@@ -50,6 +54,15 @@ static const tf_model *shown_model(const app *a) {
     return a->tl.n && a->s.n_snaps ? io_timeline_model(&a->tl, a->s.snap) : &a->m;
 }
 
+// What if? The lesson "What if?" takes the panel beside the stages it has a
+// section for while the what-if panel is open, a part is off (or was in
+// training), the model is pre-LN, or the comparison is shown.
+static int whatif_lesson(const app *a) {
+    if (!a->have_whatif || !a->have_run) return 0;
+    int active = a->s.whatif || a->s.without || a->s.trained_without || a->s.compare || (a->have_model && a->m.cfg.norm_first);
+    return active && lesson_for_stage(&a->whatif, a->r.trace.stages[a->s.stage].id) != NULL;
+}
+
 static void app_world_of(app *a, app_world *w) {
     w->m = a->have_model ? shown_model(a) : NULL;
     w->tl = a->tl.n ? &a->tl : NULL;
@@ -57,11 +70,12 @@ static void app_world_of(app *a, app_world *w) {
     w->r = a->have_run ? &a->r : NULL;
     w->model_name = a->model_name;
     w->load_error = a->load_error;
-    w->lesson = a->have_lesson ? &a->lesson : NULL;
+    w->lesson = whatif_lesson(a) ? &a->whatif : a->have_lesson ? &a->lesson : NULL;
     w->gloss = a->gloss;
     w->n_gloss = a->n_gloss;
     w->m2 = a->have_m2 ? &a->m2 : NULL;
     w->r2 = a->have_r2 ? &a->r2 : NULL;
+    w->cmp = a->have_cmp ? &a->cmp : NULL;
 }
 
 // R: the other kind of model (a recurrent model beside the Transformer, or
@@ -133,6 +147,10 @@ static int load_lesson(app *a, const char *lang, char *err, size_t n) {
     if (a->have_lesson) lesson_free(&a->lesson);
     a->lesson = l;
     a->have_lesson = 1;
+    // and the what-if lesson of that language, when there is one (tviz lesson check names its mistakes)
+    if (a->have_whatif) lesson_free(&a->whatif);
+    snprintf(path, sizeof path, "%s/%s/what-if.md", lesson_dir(), lang);
+    a->have_whatif = !access(path, R_OK) && !lesson_load(&a->whatif, path, lang, why, sizeof why);
     snprintf(a->s.lang, sizeof a->s.lang, "%s", lang);
     set_ui_language(a, lang);
     return 0;
@@ -166,6 +184,8 @@ static int rerun(app *a, const char *old_src, const char *old_tgt) {
     tf_run r;
     tf_err e;
     char *says = NULL;
+    a->m.cfg.without = a->m.cfg.trained_without | a->s.without; // what if? (W), also on the snapshots
+    if (a->tl.n) io_timeline_set_without(&a->tl, a->s.without);
     int rc = a->tl.n ? io_timeline_run(&r, &a->tl, a->s.snap, a->s.src, a->s.tgt[0] ? a->s.tgt : NULL, a->s.decode_step, &says, &e)
            : a->s.decode_step ? tf_run_greedy(&r, &a->m, a->s.src, a->s.decode_step, &e)
                               : tf_run_sentence(&r, &a->m, a->s.src, a->s.tgt[0] ? a->s.tgt : NULL, &e);
@@ -180,6 +200,12 @@ static int rerun(app *a, const char *old_src, const char *old_tgt) {
     a->have_run = 1;
     free(a->snap_says);
     a->snap_says = says;
+    if (a->have_cmp) tf_run_free(&a->cmp);
+    a->have_cmp = 0;
+    if (a->s.compare && shown_model(a)->cfg.without) { // the same tokens with every part on, for the compare view (X)
+        if (tf_run_compare(&a->cmp, shown_model(a), &a->r, &e)) app_state_message(&a->s, 1, "%s", e.msg);
+        else a->have_cmp = 1;
+    }
     app_state_attach(&a->s, &a->r.trace);
     if (a->r.n_src_unk + a->r.n_tgt_unk) app_state_message(&a->s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
     if (a->s.side_by_side) run_partner(a);
@@ -234,11 +260,12 @@ static void export_view(app *a) {
     const tf_trace *t = &a->r.trace;
     render_view v = app_state_view(&a->s, t);
     char path[4096];
-    const char *what = v == RENDER_VIEW_HEADS ? "-heads" : "";
+    const char *what = v == RENDER_VIEW_HEADS ? "-heads" : v == RENDER_VIEW_COMPARE ? "-compare" : "";
     struct stat st;
     snprintf(path, sizeof path, "tviz-%s%s.png", t->stages[a->s.stage].id, what);
     for (int k = 2; !stat(path, &st) && k < 1000; k++) snprintf(path, sizeof path, "tviz-%s%s-%d.png", t->stages[a->s.stage].id, what, k);
     render_opts o = app_render_opts(&a->s);
+    if (a->have_cmp) o.with_all = &a->cmp.trace;
     double w, h;
     render_default_size(t, a->s.stage, v, &w, &h);
     unsigned char *png;
@@ -300,6 +327,9 @@ static app_key key_of(const SDL_Keysym *k) {
     case SDLK_PERIOD: return APP_KEY_SNAP_NEXT;
     case SDLK_t: return APP_KEY_TIMELINE;
     case SDLK_r: return APP_KEY_SIDE_BY_SIDE;
+    case SDLK_w: return APP_KEY_WHATIF;
+    case SDLK_x: return APP_KEY_COMPARE;
+    case SDLK_RETURN: case SDLK_KP_ENTER: return APP_KEY_ENTER;
     case SDLK_ESCAPE: return APP_KEY_ESCAPE;
     default:
         if (k->sym >= SDLK_1 && k->sym <= SDLK_8) return (app_key)(APP_KEY_HEAD_1 + (k->sym - SDLK_1));
@@ -508,7 +538,7 @@ static long rss_kb(void) {
 static int soak(app *a, long n, unsigned seed) {
     static const char *keys[] = {"Right", "Left", "Space", "Backspace", "Home", "End", "Up", "Down", "PageUp", "PageDown",
                                  "1", "2", "3", "8", "0", "N", "D", "C", "[", "]", "=", "-", "F", "P", "H", "F1", "Escape",
-                                 "Tab", "Shift+Tab", "Return", "Left", "Delete", "End", "L", "Q", "V", "K", "G", ",", ".", "T"};
+                                 "Tab", "Shift+Tab", "Return", "Left", "Delete", "End", "L", "Q", "V", "K", "G", ",", ".", "T", "W", "X"};
     static const char *words[] = {"type:I", "type:_really", "type:_enjoy", "type:xyz", "type:من", "type:واقعاً", "type:\xF0\x9F\x98\x80",
                                   "type:,", "type:_", "type:\xD8\x9F"};
     // whole sentence changes: into the box, to its end, a word, run (or fail: too long, unknown)
@@ -564,7 +594,7 @@ static int soak(app *a, long n, unsigned seed) {
 
 // ---------------------------------------------------------------- main
 static const char *app_help =
-    "Usage: tviz [--model M] [--src TEXT] [--tgt TEXT] [--lang en|fa|ar] [--size WxH] [--fullscreen]\n"
+    "Usage: tviz [--model M] [--src TEXT] [--tgt TEXT] [--without PARTS] [--lang en|fa|ar] [--size WxH] [--fullscreen]\n"
     "            [--keys \"WORDS\"] [--screenshot FILE] [--report] [--quit] [--soak N]\n"
     "Opens the window on the model and sentence (default: the translator " IO_DEFAULT_MODEL " and\n"
     "\"" IO_DEFAULT_SENTENCE "\"), in --lang (default: from LANGUAGE or LANG, else English).\n"
@@ -631,6 +661,8 @@ int app_main(int argc, char **argv) {
     const char *base = strrchr(c.path, '/');
     snprintf(a->model_name, sizeof a->model_name, "%.200s", base ? base + 1 : c.path);
     app_state_init(&a->s, c.src, c.tgt);
+    a->s.without = c.without;                     // --without: the run is already without them
+    a->s.trained_without = c.m.cfg.trained_without;
     app_state_attach(&a->s, &a->r.trace);
     // its training snapshots, when it has them: a timeline at its last point (the model itself)
     if (io_timeline_open(&a->tl, c.path, &a->m)) app_state_message(&a->s, 1, "%s", _("the model's training snapshots could not be read (see the terminal)"));
@@ -688,6 +720,9 @@ int app_main(int argc, char **argv) {
         app_world_of(a, &wd);
         app_panel_text(&a->s, &wd, panel, sizeof panel);
         printf("panel=%s\n", panel);
+        char parts[64];
+        printf("whatif=%d focus=%d without=%s compare=%d\n", a->s.whatif, a->s.whatif_focus,
+               tf_without_format(a->r.trace.without, parts, sizeof parts), a->have_cmp);
         fflush(stdout);
     }
     if (args.quit) goto done;
@@ -708,6 +743,7 @@ done:
     if (a->ren) SDL_DestroyRenderer(a->ren);
     if (a->win) SDL_DestroyWindow(a->win);
     SDL_Quit();
+    if (a->have_cmp) tf_run_free(&a->cmp);
     if (a->have_run) tf_run_free(&a->r);
     io_timeline_free(&a->tl);
     free(a->snap_says);
@@ -715,6 +751,7 @@ done:
     if (a->have_r2) tf_run_free(&a->r2);
     if (a->have_m2) tf_model_free(&a->m2);
     if (a->have_lesson) lesson_free(&a->lesson);
+    if (a->have_whatif) lesson_free(&a->whatif);
     for (int i = 0; i < a->n_gloss; i++) glossary_free(&a->gloss[i]);
     free(a);
     return rc;

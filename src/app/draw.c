@@ -381,6 +381,48 @@ static double text_panel(cairo_t *cr, const app_state *s, const app_world *wd, c
     return content;
 }
 
+// What if? (W) A small panel over the view's top corner (its start side): a
+// checkbox per part, ticked when the part is switched off; a part the model
+// was trained without is ticked for good. Its rows are where clicks switch.
+static void whatif_panel(cairo_t *cr, const app_state *s, const render_theme *th, app_rect view, double u, int rtl, app_layout *lay) {
+    double pw = fmin(view.w - 16 * u, 360 * u), row = 30 * u, ph = 76 * u + TF_WITHOUT_PARTS * row;
+    app_rect r = {rtl ? view.x + 8 * u : view.x + view.w - pw - 8 * u, view.y + 8 * u, pw, ph};
+    lay->whatif_panel = r;
+    box(cr, r, th->bg, th->accent, 2.5 * u);
+    double edge = rtl ? r.x + r.w - 14 * u : r.x + 14 * u;
+    render_text_style ts = ui_style(16 * u, th->fg, rtl);
+    ts.bold = 1;
+    ts.max_width = pw - 28 * u;
+    render_text(cr, _("What if? Take a part away"), edge, r.y + 10 * u, &ts);
+    int off = s->without | s->trained_without;
+    for (int k = 0; k < TF_WITHOUT_PARTS; k++) {
+        app_rect b = {r.x + 6 * u, r.y + 40 * u + k * row, pw - 12 * u, row - 2 * u};
+        lay->whatif_box[k] = b;
+        int locked = (s->trained_without >> k) & 1, ticked = (off >> k) & 1;
+        if (k == s->whatif_focus) fill_rect(cr, b, th->panel);
+        double cb = 16 * u, cx = rtl ? b.x + b.w - 10 * u - cb : b.x + 8 * u, cy = b.y + (b.h - cb) / 2;
+        render_set_rgb(cr, locked ? th->muted : th->fg);
+        cairo_set_line_width(cr, 1.6 * u);
+        cairo_rectangle(cr, cx, cy, cb, cb);
+        cairo_stroke(cr);
+        if (ticked) { // a cross: the part is taken away
+            render_set_rgb(cr, locked ? th->muted : th->accent);
+            cairo_set_line_width(cr, 2.4 * u);
+            cairo_move_to(cr, cx + 3 * u, cy + 3 * u); cairo_line_to(cr, cx + cb - 3 * u, cy + cb - 3 * u);
+            cairo_move_to(cr, cx + cb - 3 * u, cy + 3 * u); cairo_line_to(cr, cx + 3 * u, cy + cb - 3 * u);
+            cairo_stroke(cr);
+        }
+        char label[200];
+        snprintf(label, sizeof label, locked ? _("%d  %s (trained without it)") : "%d  %s", k + 1, _(render_part_name(NULL, k)));
+        render_text_style ls = ui_style(14 * u, locked ? th->muted : th->fg, rtl);
+        ls.max_width = b.w - cb - 30 * u;
+        render_text(cr, label, rtl ? cx - 10 * u : cx + cb + 10 * u, b.y + b.h / 2 - 10 * u, &ls);
+    }
+    render_text_style hs = ui_style(12 * u, th->muted, rtl);
+    hs.max_width = pw - 28 * u;
+    render_text(cr, _("1-4 or a click: off / on · X: compare · W: close"), edge, r.y + 46 * u + TF_WITHOUT_PARTS * row, &hs);
+}
+
 static void help_overlay(cairo_t *cr, const render_theme *th, double w, double h, double u, int rtl) {
     static const char *lines[][2] = {
         {"→  Space", N_("next stage")},          {"←  Backspace", N_("previous stage")},
@@ -401,6 +443,8 @@ static void help_overlay(cairo_t *cr, const render_theme *th, double w, double h
         {"Ctrl+S  E", N_("export the current view as PNG")},
         {"L", N_("next language of the lesson and the interface (en, fa, ar, …)")},
         {"Q", N_("self-check questions; again: the answers")},
+        {"W", N_("what if? switch parts of the Transformer off (1-4, Enter, click)")},
+        {"X", N_("compare the stage with and without them")},
         {N_("hover a lesson word"), N_("the word in the other languages")},
         {"?  F1  Esc", N_("this help / close it")},              {"Ctrl+Q", N_("quit")},
     };
@@ -590,13 +634,16 @@ void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, do
     if (t) {
         cairo_translate(cr, lay->view.x + s->pan_x, lay->view.y + s->pan_y);
         cairo_scale(cr, s->zoom, s->zoom);
-        render_draw(cr, t, wd->m, s->stage, app_state_view(s, t), &o, lay->view.w, lay->view.h);
+        render_opts ov = o;
+        if (wd->cmp) ov.with_all = &wd->cmp->trace;
+        render_draw(cr, t, wd->m, s->stage, app_state_view(s, t), &ov, lay->view.w, lay->view.h);
     } else {
         render_text_style es = render_style(18 * u, th.fg);
         es.width = lay->view.w - 60 * u;
         render_text(cr, wd->load_error ? wd->load_error : _("No model loaded."), lay->view.x + 30 * u, lay->view.y + 40 * u, &es);
     }
     cairo_restore(cr);
+    if (t && s->whatif) whatif_panel(cr, s, &th, lay->view, u, rtl, lay);
     // the text panel: right (right to left: left)
     lay->panel = (app_rect){rtl ? 0 : w - panel_w, top, panel_w, h - top - bottom};
     if (t && panel_w > 0) lay->panel_content_h = text_panel(cr, s, wd, &th, lay->panel, u, lay);
@@ -632,6 +679,9 @@ void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, do
             status_add(status, sizeof status, _("decoding step %d/%d"), wd->r->T, s->decode_step ? s->decode_full : wd->r->T);
         if (s->zoom != 1) status_add(status, sizeof status, _("zoom %.0f%%"), s->zoom * 100);
         if (wd->tl && wd->tl->n && s->snap < wd->tl->n) status_add(status, sizeof status, _("training step %d"), wd->tl->step[s->snap]);
+        char parts[300];
+        if (t->without) status_add(status, sizeof status, _("what if: without %s"), render_without_text(&o, t->without, parts, sizeof parts));
+        if (t->norm_first) status_add(status, sizeof status, "%s", _("pre-LN"));
     }
     double ty = h - bottom + (bottom - 18 * u) / 2;
     render_text_style ss = ui_style(13 * u, th.fg, rtl);

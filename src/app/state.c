@@ -154,11 +154,42 @@ static void begin_edit(app_state *s, int field) {
     s->cursor = (int)strlen(s->edit);
 }
 
+// ---------------------------------------------------------------- what if?
+app_do app_state_toggle_part(app_state *s, int part) {
+    if (part < 0 || part >= TF_WITHOUT_PARTS) return APP_DO_NOTHING;
+    int bit = 1 << part;
+    s->whatif_focus = part;
+    if (s->trained_without & bit) {
+        app_state_message(s, 0, _("this model was trained without %s: it stays off"), _(render_part_name(NULL, part)));
+        return APP_DO_NOTHING;
+    }
+    s->without ^= bit;
+    if (!((s->without | s->trained_without) & TF_WITHOUT_ALL)) s->compare = 0; // nothing left to compare with
+    app_state_message(s, 0, s->without & bit ? _("what if: without %s") : _("%s is back"), _(render_part_name(NULL, part)));
+    return APP_DO_RERUN;
+}
+
+// Keys while the what-if panel is open: 1-4 switch a part, ↑ ↓ move the
+// focus, Enter switches it, W and Esc close the panel. -1: not one of them.
+static int whatif_key(app_state *s, app_key k, app_do *d) {
+    *d = APP_DO_NOTHING;
+    if (k >= APP_KEY_HEAD_1 && k < APP_KEY_HEAD_1 + TF_WITHOUT_PARTS) { *d = app_state_toggle_part(s, k - APP_KEY_HEAD_1); return 0; }
+    switch (k) {
+    case APP_KEY_LAYER_UP: s->whatif_focus = (s->whatif_focus + TF_WITHOUT_PARTS - 1) % TF_WITHOUT_PARTS; return 0;
+    case APP_KEY_LAYER_DOWN: s->whatif_focus = (s->whatif_focus + 1) % TF_WITHOUT_PARTS; return 0;
+    case APP_KEY_ENTER: *d = app_state_toggle_part(s, s->whatif_focus); return 0;
+    case APP_KEY_ESCAPE: case APP_KEY_WHATIF: s->whatif = 0; return 0;
+    default: return -1;
+    }
+}
+
 app_do app_state_key(app_state *s, const tf_trace *t, app_key k) {
     if (!t || t->n == 0) return k == APP_KEY_QUIT ? APP_DO_QUIT : APP_DO_NOTHING;
     if (s->help && k != APP_KEY_QUIT && k != APP_KEY_FULLSCREEN) { s->help = 0; if (k == APP_KEY_HELP || k == APP_KEY_ESCAPE) return APP_DO_NOTHING; }
     s->message[0] = 0;
     s->term[0] = 0; // the panel may change under the mouse: the next move finds the word again
+    app_do d;
+    if (s->whatif && !whatif_key(s, k, &d)) return d;
     switch (k) {
     case APP_KEY_NEXT: set_stage(s, t, s->stage + 1); break;
     case APP_KEY_PREV: set_stage(s, t, s->stage - 1); break;
@@ -202,6 +233,7 @@ app_do app_state_key(app_state *s, const tf_trace *t, app_key k) {
     case APP_KEY_ESCAPE:
         if (s->editing) s->editing = 0;
         else if (s->check) s->check = 0;
+        else if (s->compare) s->compare = 0;
         else if (s->pin_row >= 0) s->pin_row = s->pin_col = -1;
         else if (s->zoom != 1) { s->zoom = 1; s->pan_x = s->pan_y = 0; }
         else if (s->mode != APP_MODE_AUTO) s->mode = APP_MODE_AUTO;
@@ -212,6 +244,15 @@ app_do app_state_key(app_state *s, const tf_trace *t, app_key k) {
     case APP_KEY_GRID: grid_key(s, t); break;
     case APP_KEY_SNAP_PREV: case APP_KEY_SNAP_NEXT: case APP_KEY_TIMELINE: return snap_key(s, k);
     case APP_KEY_SIDE_BY_SIDE: s->side_by_side = !s->side_by_side; return s->side_by_side ? APP_DO_PARTNER : APP_DO_NOTHING;
+    case APP_KEY_WHATIF: s->whatif = 1; break;
+    case APP_KEY_COMPARE:
+        if (s->compare) { s->compare = 0; break; }
+        if (!((s->without | s->trained_without) & TF_WITHOUT_ALL)) {
+            app_state_message(s, 0, "%s", _("nothing is switched off to compare with: press W and switch a part off"));
+            break;
+        }
+        s->compare = 1;
+        return APP_DO_RERUN; // (the comparison run is made with the run)
     default:
         if (k >= APP_KEY_HEAD_1 && k <= APP_KEY_HEAD_8) head_go(s, t, k - APP_KEY_HEAD_1);
         break;
@@ -266,6 +307,7 @@ render_view app_state_view(const app_state *s, const tf_trace *t) {
     if (!t || s->stage < 0 || s->stage >= t->n) return RENDER_VIEW_ARCHITECTURE;
     const tf_stage *st = &t->stages[s->stage];
     if (s->side_by_side) return RENDER_VIEW_SIDE_BY_SIDE;
+    if (s->compare && t->without) return RENDER_VIEW_COMPARE;
     if (s->mode == APP_MODE_GRID && st->head >= 0) return RENDER_VIEW_GRID;
     if (s->mode == APP_MODE_LINES && render_lines_fit(st)) return s->all_heads && st->head >= 0 ? RENDER_VIEW_LINES_HEADS : RENDER_VIEW_LINES;
     if (s->mode == APP_MODE_TOPK && st->col_axis == TF_AXIS_VOCAB) return RENDER_VIEW_TOPK;
@@ -280,6 +322,11 @@ static const tf_trace *trace_of(const app_world *wd) { return wd->r ? &wd->r->tr
 
 static app_do click(app_state *s, const app_world *wd, const app_layout *lay, double x, double y) {
     const tf_trace *t = trace_of(wd);
+    if (s->whatif && t && in_rect(lay->whatif_panel, x, y)) { // a click on a part's row switches it
+        for (int k = 0; k < TF_WITHOUT_PARTS; k++)
+            if (in_rect(lay->whatif_box[k], x, y)) return app_state_toggle_part(s, k);
+        return APP_DO_NOTHING;
+    }
     if (in_rect(lay->src_box, x, y)) return app_state_key(s, t, APP_KEY_EDIT_SOURCE);
     if (in_rect(lay->tgt_box, x, y)) return app_state_key(s, t, APP_KEY_EDIT_TARGET);
     if (!t) return APP_DO_NOTHING;

@@ -34,6 +34,9 @@ typedef enum {
     APP_KEY_SNAP_PREV, APP_KEY_SNAP_NEXT,             // , .: the previous / next training snapshot
     APP_KEY_TIMELINE,                                 // T: the training timeline shown or hidden
     APP_KEY_SIDE_BY_SIDE,                             // R: the same sentence through the Transformer and a recurrent model
+    APP_KEY_WHATIF,                                   // W: the what-if panel (parts of the Transformer switched off)
+    APP_KEY_COMPARE,                                  // X: the stage with and without the parts switched off
+    APP_KEY_ENTER,                                    // Enter (not typing): the what-if panel's part in focus on / off
 } app_key;
 
 // A way of drawing the stage that stays chosen while stepping (V, K, G),
@@ -83,6 +86,12 @@ typedef struct {
     // a recurrent model
     int time_step;             // the time step (row) looked at, lit in the matrix and the map; -1 none ([ ] move it)
     int side_by_side;          // R: the sentence through the Transformer and a recurrent model
+    // what if? (W, X)
+    int whatif;                // the what-if panel is open: 1-4 or a click switch a part, ↑ ↓ and Enter too
+    int whatif_focus;          // its part in focus (0..3: pe, scale, mask, residual)
+    int without;               // TF_WITHOUT_* parts switched off (the run is without these and trained_without)
+    int trained_without;       // the parts the model was trained without: shown off, and stay off
+    int compare;               // the compare view: with every part, without, the difference
 } app_state;
 
 #define APP_MAX_BOXES 256 // (a recurrent model's map: a box per cell)
@@ -103,6 +112,7 @@ typedef struct {
     const char *snap_says;     // what the snapshot shown translates by itself, or NULL
     const tf_model *m2;        // the model compared side by side (R), or NULL
     const tf_run *r2;          // its run on the same sentence, or NULL
+    const tf_run *cmp;         // the compare view: the same tokens with every part on, or NULL
 } app_world;
 
 #define APP_MAX_TEXTS 96
@@ -130,6 +140,8 @@ typedef struct {
     app_rect timeline;         // the timeline bar (w 0 when hidden)
     double snap_x[64];         // where each point of the timeline is on its slider
     int n_snap_x;
+    app_rect whatif_panel;     // the what-if panel, when open
+    app_rect whatif_box[TF_WITHOUT_PARTS]; // its rows: one checkbox and name per part
 } app_layout;
 
 void app_state_init(app_state *s, const char *src, const char *tgt);
@@ -150,6 +162,10 @@ int app_state_goto(app_state *s, const tf_trace *t, const char *id);
 void app_state_message(app_state *s, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 // The view the centre panel shows for the current state.
 render_view app_state_view(const app_state *s, const tf_trace *t);
+// What if? Switches part (0..3: pe, scale, mask, residual) off, or on again;
+// a part the model was trained without stays off (a message says so).
+// Returns APP_DO_RERUN when the run must change; the view stays on its stage.
+app_do app_state_toggle_part(app_state *s, int part);
 
 // Pointer input, in window points, against where the last frame put things
 // (lay). A click on a sentence starts typing it, on a button steps, on a

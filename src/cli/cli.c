@@ -42,6 +42,8 @@ static const char *usage =
     "  -o FILE       trace: write the JSON here instead of standard output\n"
     "  --stage PAT   walk: only stages whose id matches PAT (a glob, e.g. 'enc.0.*.weights')\n"
     "  --no-pause    walk: print everything without waiting for Enter\n"
+    "  --without PARTS   switch parts of the Transformer off (what if?): pe, scale, mask,\n"
+    "                residual, separated by commas (also export, translate, eval and the window)\n"
     "\n"
     "A shipped model is named without its folder (--model worked-example). `tviz CMD --help`\n"
     "shows one command's help, `man tviz` all of them and the window's keys.\n";

@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char *eval_help =
-    "Usage: tviz eval [--model M]... [--threads N] [--show] FILE.tsv\n"
+    "Usage: tviz eval [--model M]... [--without PARTS] [--threads N] [--show] FILE.tsv\n"
     "Translates every source sentence of FILE (source<TAB>target[<TAB>alignment], as tviz corpus\n"
     "writes) greedily and compares the output with the target, word for word:\n"
     "  exact match     the share of sentences translated exactly\n"
@@ -19,7 +19,8 @@ static const char *eval_help =
     "sentence translated wrongly with the output and the reference. Default model: " IO_DEFAULT_MODEL ".\n"
     "With several --model options every model is measured on the same file and the\n"
     "table shows them side by side (tviz export --view compare-length draws it); the shipped\n"
-    "models are measured on assets/models/en-fa.heldout.tsv (share/tviz/models/ once installed).\n";
+    "models are measured on assets/models/en-fa.heldout.tsv (share/tviz/models/ once installed).\n"
+    "--without pe,scale,mask,residual switches those parts of the Transformer off (what if?; one model).\n";
 
 // Several models side by side: exact match, then token accuracy, by source length.
 static int side_by_side(const char *const *models, int n, const char *file, int threads, int show) {
@@ -75,8 +76,8 @@ static void row(const char *name, const tf_eval_bucket *b) {
 }
 
 int cmd_eval(int argc, char **argv) {
-    const char *model = IO_DEFAULT_MODEL, *file = NULL, *threads_s = NULL, *models[RENDER_COMPARE_MAX];
-    int show = 0, n_models = 0;
+    const char *model = IO_DEFAULT_MODEL, *file = NULL, *threads_s = NULL, *models[RENDER_COMPARE_MAX], *list;
+    int show = 0, n_models = 0, without = 0, bits;
     char heldout[4200];
     long threads = omp_get_num_procs();
     for (int i = 1; i < argc; i++) {
@@ -89,6 +90,7 @@ int cmd_eval(int argc, char **argv) {
             models[n_models++] = model;
             continue;
         }
+        if ((k = io_opt(argc, argv, &i, "--without", NULL, &list))) { if (k < 0 || io_parse_without(list, &bits)) return 1; without |= bits; continue; }
         if ((k = io_opt(argc, argv, &i, "--threads", NULL, &threads_s))) { if (k < 0 || cli_whole("--threads", threads_s, 1, 256, &threads)) return 1; continue; }
         if (argv[i][0] == '-' && argv[i][1]) return io_error(argv[i], "unknown option for 'eval'; see tviz eval --help");
         if (file) return io_error(argv[i], "one corpus file at a time; see tviz eval --help");
@@ -96,6 +98,7 @@ int cmd_eval(int argc, char **argv) {
     }
     if (!file) return io_error("eval", "needs a corpus file (source<TAB>target per line), e.g. tests/fixtures/everyday.tsv or the held-out file %s",
                                cli_default_heldout(heldout, sizeof heldout) ? "models/en-fa.heldout.tsv" : "en-fa.heldout.tsv");
+    if (n_models > 1 && without) return io_error("--without", "switches parts off in one model; give one --model with it");
     if (n_models > 1) return side_by_side(models, n_models, file, (int)threads, show);
     tf_corpus c;
     tf_err e;
@@ -111,6 +114,7 @@ int cmd_eval(int argc, char **argv) {
     tf_model m;
     char path[4096];
     if (io_load_model(&m, model, path, sizeof path)) { tf_corpus_free(&c); return 1; }
+    m.cfg.without |= without;
     char **out = calloc((size_t)c.n, sizeof *out);
     tf_eval_result r;
     int rc = 0;
@@ -125,7 +129,9 @@ int cmd_eval(int argc, char **argv) {
                 if (ng > 0) tf_words_free(g, ng);
                 if (nw > 0) tf_words_free(w, nw);
             }
-        printf("%s on %s: %d sentence pairs\n", path, file, c.n);
+        char parts[64];
+        if (m.cfg.without) printf("%s without %s on %s: %d sentence pairs\n", path, tf_without_format(m.cfg.without, parts, sizeof parts), file, c.n);
+        else printf("%s on %s: %d sentence pairs\n", path, file, c.n);
         printf("%-12s %7s %14s %16s\n", "source words", "pairs", "exact match", "token accuracy");
         for (int b = 0; b < TF_EVAL_BUCKETS; b++) if (b < 5 || r.by_len[b].n) row(tf_eval_bucket_name(b), &r.by_len[b]);
         row("all", &r.all);

@@ -24,8 +24,6 @@ typedef struct {
     int all, contrast;
     const char *top_k, *animate, *to, *delay, *size;
     int timeline, slides;
-    const char *models[RENDER_COMPARE_MAX]; // every --model given (the run uses the last)
-    int n_models;
 } export_args;
 
 static int extra_opt(void *ctx, int argc, char **argv, int *i) {
@@ -85,7 +83,7 @@ static int format_of(const export_args *a, const char *out, io_format *f) {
 static const char *export_help =
     "Usage: tviz export [--model M] [--src TEXT] [--tgt TEXT] --stage ID [--view V] [--cell ROW,COL]\n"
     "                   [--format png|svg|pdf] [--width PX] [--scale S] [--colormap NAME]\n"
-    "                   [--text-scale S] [--high-contrast] [--lang en|fa|ar] -o FILE\n"
+    "                   [--text-scale S] [--high-contrast] [--lang en|fa|ar] [--without PARTS] -o FILE\n"
     "       tviz export [--model M] [--src TEXT] [--tgt TEXT] --all [--format F] [--lang L] -o DIR\n"
     "       tviz export --lesson NAME [--lang en|fa|ar] -o FILE.pdf | --format png -o DIR   (a handout)\n"
     "       tviz export --timeline --stage ID [--view V] -o FILE   (the stage at every training snapshot)\n"
@@ -99,7 +97,9 @@ static const char *export_help =
     "       --model: their held-out exact match by source length, on --heldout FILE or\n"
     "       en-fa.heldout.tsv; --all draws it too when two or more models are given),\n"
     "       side-by-side (the same sentence through a Transformer and a recurrent model: the\n"
-    "       other is the first --model, or en-fa / rnn-attn-en-fa). Default: heatmap for\n"
+    "       other is the first --model, or en-fa / rnn-attn-en-fa), compare (with --without: the\n"
+    "       stage with every part, without the parts and their difference), loss (the training\n"
+    "       curves model files keep; --model A --model B draws several). Default: heatmap for\n"
     "       attention, matrix otherwise. --top-k K: tokens a row in the top-k view (default 5).\n"
     "--step T lights time step T (a row, from 0) of a recurrent model's stage and map.\n"
     "--timeline reads the snapshots beside the model (MODEL.snapshots/, written by tviz train) and\n"
@@ -111,7 +111,8 @@ static const char *export_help =
     "--width sets the picture's width in pixels (the height follows the view); --scale multiplies\n"
     "the pixels of a PNG (2 for a sharp slide), --text-scale the type (1.5 for a projector).\n"
     "--lang draws titles, captions and cards in that language, right to left for fa and ar\n"
-    "(default: from LANGUAGE or LANG when tviz has lessons in it, else English).\n";
+    "(default: from LANGUAGE or LANG when tviz has lessons in it, else English).\n"
+    "--without pe,scale,mask,residual switches those parts of the Transformer off (what if?).\n";
 
 // ---------------------------------------------------------------- --all
 typedef struct { io_picture j; char file[128]; char title[240]; } entry;
@@ -259,15 +260,43 @@ static int export_all(io_run *c, const char *dir, const io_picture *proto) {
 }
 
 // ---------------------------------------------------------------- the command
+// The loss view: every --model's training curves, in the order given (the
+// last is the run's model; the others are loaded into extra). Returns 0, or 1
+// after the error.
+static int load_curves(io_run *c, render_opts *o, tf_model *extra, const tf_model **models, const char **names, char (*namebuf)[128]) {
+    int n = c->n_models ? c->n_models : 1;
+    for (int k = 0; k < n; k++) {
+        char path[4096];
+        int own = k == n - 1;
+        if (!own && io_load_model(&extra[k], c->models[k], path, sizeof path)) {
+            for (int i = 0; i < k; i++) tf_model_free(&extra[i]);
+            return 1;
+        }
+        const tf_model *m = own ? &c->m : &extra[k];
+        if (!m->n_loss_curve) {
+            for (int i = 0; i < k + !own; i++) tf_model_free(&extra[i]);
+            return io_error(own ? c->model : c->models[k], "keeps no training curve; the loss view reads loss_curve, which tviz train writes into the models it makes");
+        }
+        render_model_name(own ? c->path : path, namebuf[k], 128);
+        models[k] = m;
+        names[k] = namebuf[k];
+    }
+    o->models = models;
+    o->model_names = names;
+    o->n_models = n;
+    return 0;
+}
+
 int cmd_export(int argc, char **argv) {
     export_args a = {0};
-    for (int i = 1; i + 1 < argc; i++) // every --model, for compare-length (io_run_start keeps the last)
-        if ((!strcmp(argv[i], "--model") || !strcmp(argv[i], "-m")) && a.n_models < RENDER_COMPARE_MAX) a.models[a.n_models++] = argv[++i];
-        else if (!strncmp(argv[i], "--model=", 8) && a.n_models < RENDER_COMPARE_MAX) a.models[a.n_models++] = argv[i] + 8;
     render_compare cmp;
     tf_model other = {0};
     tf_run other_run = {0};
     int have_other = 0;
+    tf_model extra[IO_MAX_MODELS];
+    const tf_model *models[IO_MAX_MODELS];
+    const char *names[IO_MAX_MODELS];
+    char namebuf[IO_MAX_MODELS][128];
     io_run c;
     int rc = io_run_start(&c, argc, argv, "export", export_help, IO_OPT_OUT | IO_OPT_LANG, extra_opt, &a);
     if (rc) return rc == 2 ? 0 : 1;
@@ -317,12 +346,12 @@ int cmd_export(int argc, char **argv) {
         j.opts.top_k = (int)k;
     }
     if (a.timeline) { rc = cli_export_timeline(&c, &j, a.stage, c.out); goto done; }
-    if (j.view == RENDER_VIEW_COMPARE_LENGTH || (a.all && a.n_models > 1)) {
+    if (j.view == RENDER_VIEW_COMPARE_LENGTH || (a.all && c.n_models > 1)) {
         char held[4200];
         const char *file = a.heldout ? a.heldout : cli_default_heldout(held, sizeof held);
         if (!file) { io_error("--heldout", "no held-out file: give --heldout FILE.tsv"); goto done; }
-        if (!a.n_models) a.models[a.n_models++] = c.model;
-        if (cli_compare_models(a.models, a.n_models, file, omp_get_num_procs(), &j.opts, &cmp, NULL)) goto done;
+        const char *one[1] = {c.model};
+        if (cli_compare_models(c.n_models ? c.models : one, c.n_models ? c.n_models : 1, file, omp_get_num_procs(), &j.opts, &cmp, NULL)) goto done;
         j.opts.compare = &cmp;
     }
     if (a.step) {
@@ -330,9 +359,9 @@ int cmd_export(int argc, char **argv) {
         if (cli_whole("--step", a.step, 0, 100000, &st)) goto done;
         j.opts.time_step = (int)st;
     }
-    if (j.view == RENDER_VIEW_SIDE_BY_SIDE || (a.all && a.n_models > 1)) { // the same sentence through the other model
+    if (j.view == RENDER_VIEW_SIDE_BY_SIDE || (a.all && c.n_models > 1)) { // the same sentence through the other model
         int lstm = c.m.cfg.arch == TF_ARCH_LSTM;
-        const char *name = a.n_models > 1 ? a.models[0] : lstm ? "en-fa" : "rnn-attn-en-fa";
+        const char *name = c.n_models > 1 ? c.models[0] : lstm ? "en-fa" : "rnn-attn-en-fa";
         char path[4096];
         tf_err e;
         if (io_load_model(&other, name, path, sizeof path)) goto done;
@@ -349,9 +378,18 @@ int cmd_export(int argc, char **argv) {
         goto done;
     }
     static const render_view stage_free[] = {RENDER_VIEW_PE_HEATMAP, RENDER_VIEW_PE_CURVES, RENDER_VIEW_PE_SIMILARITY, RENDER_VIEW_ARCHITECTURE,
-                                             RENDER_VIEW_COMPARE_LENGTH, RENDER_VIEW_SIDE_BY_SIDE};
+                                             RENDER_VIEW_COMPARE_LENGTH, RENDER_VIEW_SIDE_BY_SIDE, RENDER_VIEW_LOSS};
     int needs_stage = 1;
     for (size_t k = 0; k < sizeof stage_free / sizeof *stage_free; k++) needs_stage &= j.view != stage_free[k];
+    if (c.n_models > 1 && j.view != RENDER_VIEW_LOSS && j.view != RENDER_VIEW_COMPARE_LENGTH && j.view != RENDER_VIEW_SIDE_BY_SIDE) {
+        io_error("--model", "several models are for --view loss, compare-length or side-by-side, or --all; give one for the other views");
+        goto done;
+    }
+    if (j.view == RENDER_VIEW_LOSS && load_curves(&c, &j.opts, extra, models, names, namebuf)) goto done;
+    if (j.view == RENDER_VIEW_COMPARE) {
+        if (io_run_compare(&c)) goto done;
+        j.opts.with_all = &c.cmp.trace;
+    }
     if (a.stage) {
         j.stage = tf_trace_find(t, a.stage);
         if (j.stage < 0) { io_error(a.stage, "is not a stage of this model; ids look like src.pe or enc.0.self_attn.head.0.weights (tviz walk lists them)"); goto done; }
@@ -369,6 +407,7 @@ int cmd_export(int argc, char **argv) {
 done:
     if (have_other == 2) tf_run_free(&other_run);
     if (have_other) tf_model_free(&other);
+    for (int k = 0; k + 1 < j.opts.n_models; k++) tf_model_free(&extra[k]);
     io_run_end(&c);
     return rc;
 }

@@ -20,12 +20,14 @@ static const char *glossary_keys[] = {"attention", "query", "key", "value", "hea
 
 // Stage ids of a model with every optional part (final norms, an output
 // layer of its own) and 2 layers a side, so each pattern can be checked
-// against real ids (and [if !tied] holds for one model checked).
-static int reference_ids(tf_model *m, tf_run *r, tf_err *e) {
+// against real ids (and [if !tied] holds for one model checked); post-LN
+// (the paper) or pre-LN (norm_first: its own norm ids).
+static int reference_ids(tf_model *m, tf_run *r, int norm_first, tf_err *e) {
     tf_config c = {0};
     c.C = 4; c.H = 2; c.F = 8; c.L_enc = 2; c.L_dec = 2;
     c.eps = 1e-5f; c.embed_scale_is_sqrt = 1; c.has_enc_norm = c.has_dec_norm = 1;
     c.has_generator = c.has_generator_bias = 1;
+    c.norm_first = norm_first;
     if (tf_model_init(m, &c, "<unk>\n<bos>\n<eos>", NULL, 1, e)) return -1;
     if (tf_run_sentence(r, m, "a b", "c", e)) { tf_model_free(m); return -1; }
     return 0;
@@ -82,6 +84,9 @@ static void problem(const char *fmt, ...) {
 // meets first: the reference model on a two-word sentence (any lesson must
 // survive a short sentence), the worked example and the default translator
 // on the default sentence, beside every stage its section is shown for.
+// (and, for the lesson "What if?", a pre-LN model, the worked example with
+// every part switched off on a sentence with a word twice, and the three
+// translators trained without a part)
 typedef struct { const char *name; tf_model m; tf_run r; int ok; } value_model;
 
 typedef struct { render_lesson_ctx c; char expr[256], why[300]; int bad; } value_probe;
@@ -220,26 +225,36 @@ static int check(const char *dir, const char *shown) {
     tf_model m;
     tf_run r;
     tf_err e;
-    if (reference_ids(&m, &r, &e)) return io_error(NULL, "cannot build the reference stages: %s", e.msg);
-    // the Transformers, then the recurrent models (read only for a lesson about them): small ones
-    // on a two-word sentence, with and without attention, and the shipped ones when they are there
-    enum { N_TF = 3, N_VM = 7 };
+    if (reference_ids(&m, &r, 0, &e)) return io_error(NULL, "cannot build the reference stages: %s", e.msg);
+    // The Transformers (the paper's, a pre-LN one, one with every part
+    // switched off, the shipped ones), then the recurrent models, read only
+    // for a lesson about them: small ones on a two-word sentence, with and
+    // without attention, and the shipped ones. A shipped model that is not
+    // trained yet (make en-fa-no-pe, make lstm-en-fa, …) is left out.
+    enum { PRE_LN = 3, WHATIF = 4, N_TF = 8, N_VM = 12 };
     value_model vms[N_VM] = {{.name = "a small model on a two-word sentence"}, {.name = "worked-example"}, {.name = IO_DEFAULT_MODEL},
+                             {.name = "a small pre-LN model on a two-word sentence"},
+                             {.name = "worked-example with every part off, a word twice"},
+                             {.name = "en-fa-no-pe"}, {.name = "en-fa-no-mask"}, {.name = "en-fa-pre-ln"},
                              {.name = "a small RNN with attention on a two-word sentence"}, {.name = "a small seq2seq LSTM on a two-word sentence"},
                              {.name = "lstm-en-fa"}, {.name = "rnn-attn-en-fa"}};
     vms[0].m = m;
     vms[0].r = r;
     vms[0].ok = 1;
+    if (reference_ids(&vms[PRE_LN].m, &vms[PRE_LN].r, 1, &e)) return io_error(NULL, "cannot build the reference stages: %s", e.msg);
+    vms[PRE_LN].ok = 1;
     for (int k = 0; k < 2; k++) {
         if (reference_lstm(&vms[N_TF + k].m, &vms[N_TF + k].r, !k, &e)) { problem("cannot build a small recurrent model: %s", e.msg); problems++; continue; }
         vms[N_TF + k].ok = 1;
     }
     for (int v = 1; v < N_VM; v++) {
         char mp[4200];
-        if (v >= N_TF && v < N_TF + 2) continue;
-        if (v >= N_TF && io_shipped_model(vms[v].name, mp, sizeof mp)) continue; // (not trained yet: make lstm-en-fa)
-        if (io_load_model(&vms[v].m, vms[v].name, mp, sizeof mp)) { problems++; continue; } // (the error is printed)
-        if (tf_run_sentence(&vms[v].r, &vms[v].m, IO_DEFAULT_SENTENCE, NULL, &e)) {
+        if (v == PRE_LN || (v >= N_TF && v < N_TF + 2)) continue;
+        const char *file = v == WHATIF ? "worked-example" : vms[v].name;
+        if (v > WHATIF && v != N_TF && v != N_TF + 1 && io_shipped_model(file, mp, sizeof mp)) continue; // (not trained yet)
+        if (io_load_model(&vms[v].m, file, mp, sizeof mp)) { problems++; continue; } // (the error is printed)
+        if (v == WHATIF) vms[v].m.cfg.without = TF_WITHOUT_ALL; // what if? (a repeated word: [if twin])
+        if (tf_run_sentence(&vms[v].r, &vms[v].m, v == WHATIF ? "I really enjoy I" : IO_DEFAULT_SENTENCE, NULL, &e)) {
             tf_model_free(&vms[v].m);
             problem("%s: %s", vms[v].name, e.msg); // the name, not where it was found
             problems++;
@@ -283,7 +298,8 @@ static int check(const char *dir, const char *shown) {
                 n_sections++;
                 int unknown = 0;
                 for (int k = 0; k < sec->n_patterns; k++)
-                    if (!matches_a_stage(&r.trace, sec->patterns[k]) && !(vms[N_TF].ok && matches_a_stage(&vms[N_TF].r.trace, sec->patterns[k]))) {
+                    if (!matches_a_stage(&r.trace, sec->patterns[k]) && !matches_a_stage(&vms[PRE_LN].r.trace, sec->patterns[k]) &&
+                        !(vms[N_TF].ok && matches_a_stage(&vms[N_TF].r.trace, sec->patterns[k]))) {
                         unknown = 1;
                         problem("%s:%d: \"%s\" matches no stage; ids look like enc.0.self_attn.head.1.weights (tviz walk lists them)",
                                 path, sec->line, sec->patterns[k]);

@@ -77,6 +77,9 @@ static int model_info(int argc, char **argv) {
            c->has_enc_norm ? "yes" : "no", c->has_dec_norm ? "yes" : "no",
            c->has_tgt_embed ? "own" : "shared with the source", c->has_generator ? "own" : "tied to the target embedding",
            c->has_generator_bias ? " with bias" : "");
+    char parts[64];
+    printf("layers: %s · trained without: %s\n", c->norm_first ? "pre-LN (norm_first: x + Sublayer(LayerNorm(x)))" : "post-LN (the paper: LayerNorm(x + Sublayer(x)))",
+           c->trained_without ? tf_without_format(c->trained_without, parts, sizeof parts) : "nothing");
     }
     print_vocab("src_vocab", &m.src_vocab);
     if (m.shared_vocab) printf("tgt_vocab    shared with src_vocab\n");

@@ -39,38 +39,16 @@ static cJSON *words(char **w, int n) {
     return arr;
 }
 
-char *cli_trace_json(const tf_model *m, const tf_run *r) {
-    const tf_config *c = &m->cfg;
-    const tf_trace *t = &r->trace;
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "format", "tviz-trace/1");
-    cJSON *cfg = cJSON_AddObjectToObject(root, "config");
-    if (c->arch == TF_ARCH_LSTM) { // a recurrent model: its own keys (DESIGN.md "Recurrent models")
-        cJSON_AddStringToObject(cfg, "arch", "lstm");
-        cJSON_AddNumberToObject(cfg, "embed_dim", c->E);
-        cJSON_AddNumberToObject(cfg, "hidden_size", c->C);
-        cJSON_AddNumberToObject(cfg, "num_layers", c->L_enc);
-        cJSON_AddStringToObject(cfg, "attention", c->attention == TF_RNN_ATTN_DOT ? "dot" : "none");
-        cJSON_AddNumberToObject(cfg, "reverse_source", c->reverse_source);
-    } else {
-    cJSON_AddNumberToObject(cfg, "d_model", c->C);
-    cJSON_AddNumberToObject(cfg, "nhead", c->H);
-    cJSON_AddNumberToObject(cfg, "num_encoder_layers", c->L_enc);
-    cJSON_AddNumberToObject(cfg, "num_decoder_layers", c->L_dec);
-    cJSON_AddNumberToObject(cfg, "dim_feedforward", c->F);
-    cJSON_AddItemToObject(cfg, "layer_norm_eps", number(c->eps));
-    cJSON_AddItemToObject(cfg, "embed_scale", number(c->embed_scale));
-    }
-    cJSON_AddNumberToObject(cfg, "src_append_eos", c->src_append_eos);
-    cJSON_AddNumberToObject(cfg, "max_len", c->max_len);
-    cJSON_AddNumberToObject(cfg, "src_vocab_size", c->V_src);
-    cJSON_AddNumberToObject(cfg, "tgt_vocab_size", c->V_tgt);
-    cJSON_AddItemToObject(root, "src_tokens", labels(t, TF_AXIS_SRC, r->S));
-    cJSON_AddItemToObject(root, "tgt_tokens", labels(t, TF_AXIS_TGT, r->T));
-    cJSON_AddItemToObject(root, "src_words", words(r->src_words, r->S));
-    cJSON_AddBoolToObject(root, "greedy", r->greedy);
-    if (r->greedy) cJSON_AddBoolToObject(root, "stopped_on_eos", r->stopped_on_eos);
-    cJSON *stages = cJSON_AddArrayToObject(root, "stages");
+// What if? The parts switched off in a trace, by name.
+static cJSON *without_list(int bits) {
+    cJSON *without = cJSON_CreateArray();
+    for (int k = 0; k < TF_WITHOUT_PARTS; k++)
+        if (bits & (1 << k)) cJSON_AddItemToArray(without, cJSON_CreateString(tf_without_name(k)));
+    return without;
+}
+
+static cJSON *stages_json(const tf_trace *t) {
+    cJSON *stages = cJSON_CreateArray();
     for (int i = 0; i < t->n; i++) {
         const tf_stage *s = &t->stages[i];
         cJSON *o = cJSON_CreateObject();
@@ -102,22 +80,77 @@ char *cli_trace_json(const tf_model *m, const tf_run *r) {
         }
         cJSON_AddItemToArray(stages, o);
     }
+    return stages;
+}
+
+char *cli_trace_json(const tf_model *m, const tf_run *r, const tf_run *cmp) {
+    const tf_config *c = &m->cfg;
+    const tf_trace *t = &r->trace;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "format", "tviz-trace/1");
+    cJSON *cfg = cJSON_AddObjectToObject(root, "config");
+    if (c->arch == TF_ARCH_LSTM) { // a recurrent model: its own keys (DESIGN.md "Recurrent models")
+        cJSON_AddStringToObject(cfg, "arch", "lstm");
+        cJSON_AddNumberToObject(cfg, "embed_dim", c->E);
+        cJSON_AddNumberToObject(cfg, "hidden_size", c->C);
+        cJSON_AddNumberToObject(cfg, "num_layers", c->L_enc);
+        cJSON_AddStringToObject(cfg, "attention", c->attention == TF_RNN_ATTN_DOT ? "dot" : "none");
+        cJSON_AddNumberToObject(cfg, "reverse_source", c->reverse_source);
+    } else {
+        cJSON_AddNumberToObject(cfg, "d_model", c->C);
+        cJSON_AddNumberToObject(cfg, "nhead", c->H);
+        cJSON_AddNumberToObject(cfg, "num_encoder_layers", c->L_enc);
+        cJSON_AddNumberToObject(cfg, "num_decoder_layers", c->L_dec);
+        cJSON_AddNumberToObject(cfg, "dim_feedforward", c->F);
+        cJSON_AddItemToObject(cfg, "layer_norm_eps", number(c->eps));
+        cJSON_AddItemToObject(cfg, "embed_scale", number(c->embed_scale));
+    }
+    cJSON_AddNumberToObject(cfg, "src_append_eos", c->src_append_eos);
+    cJSON_AddNumberToObject(cfg, "max_len", c->max_len);
+    cJSON_AddNumberToObject(cfg, "src_vocab_size", c->V_src);
+    cJSON_AddNumberToObject(cfg, "tgt_vocab_size", c->V_tgt);
+    if (c->arch != TF_ARCH_LSTM) cJSON_AddNumberToObject(cfg, "norm_first", c->norm_first);
+    // what if? the parts switched off in this run (DESIGN.md "Transformer variants")
+    cJSON_AddItemToObject(root, "without", without_list(t->without));
+    cJSON_AddItemToObject(root, "src_tokens", labels(t, TF_AXIS_SRC, r->S));
+    cJSON_AddItemToObject(root, "tgt_tokens", labels(t, TF_AXIS_TGT, r->T));
+    cJSON_AddItemToObject(root, "src_words", words(r->src_words, r->S));
+    cJSON_AddBoolToObject(root, "greedy", r->greedy);
+    if (r->greedy) cJSON_AddBoolToObject(root, "stopped_on_eos", r->stopped_on_eos);
+    cJSON_AddItemToObject(root, "stages", stages_json(t));
+    // the comparison: the same tokens with every part on, its stages in the same order
+    if (cmp) {
+        cJSON *o = cJSON_AddObjectToObject(root, "compare");
+        cJSON_AddItemToObject(o, "without", without_list(cmp->trace.without));
+        cJSON_AddItemToObject(o, "stages", stages_json(&cmp->trace));
+    }
     char *out = cJSON_PrintUnformatted(root);
     cJSON_Delete(root);
     return out;
 }
 
 static const char *trace_help =
-    "Usage: tviz trace [--model M] [--src TEXT] [--tgt TEXT] [-o FILE]\n"
+    "Usage: tviz trace [--model M] [--src TEXT] [--tgt TEXT] [--without PARTS [--compare]] [-o FILE]\n"
     "Runs the model on the sentence and writes every intermediate matrix as JSON\n"
     "(format tviz-trace/1, described in README.md), to FILE or standard output.\n"
-    "Masked (−∞) cells are written as null. Without --tgt the target is decoded greedily.\n";
+    "Masked (−∞) cells are written as null. Without --tgt the target is decoded greedily.\n"
+    "--without pe,scale,mask,residual switches those parts off (what if?); \"without\" lists them.\n"
+    "--compare adds \"compare\": the same tokens with every part on, stage for stage.\n";
+
+static int trace_opt(void *ctx, int argc, char **argv, int *i) {
+    (void)argc;
+    if (strcmp(argv[*i], "--compare")) return 0;
+    *(int *)ctx = 1;
+    return 1;
+}
 
 int cmd_trace(int argc, char **argv) {
     io_run c;
-    int rc = io_run_start(&c, argc, argv, "trace", trace_help, IO_OPT_OUT, NULL, NULL);
+    int compare = 0;
+    int rc = io_run_start(&c, argc, argv, "trace", trace_help, IO_OPT_OUT, trace_opt, &compare);
     if (rc) return rc == 2 ? 0 : 1;
-    char *json = cli_trace_json(&c.m, &c.r);
+    if (compare && io_run_compare(&c)) { io_run_end(&c); return 1; }
+    char *json = cli_trace_json(&c.m, &c.r, compare ? &c.cmp : NULL);
     if (!json) rc = io_error(NULL, "out of memory writing the trace");
     else {
         size_t n = strlen(json);

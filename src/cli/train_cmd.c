@@ -37,6 +37,11 @@ static const char *train_help =
     "  --bpe N              subword pieces (§5.1): learn N byte-pair merges per language from the\n"
     "                       corpus and store them in the model (src_merges, tgt_merges); a word\n"
     "                       never seen splits into pieces, never <unk> (default 0: whole words)\n"
+    "  --norm-first         pre-LN layers, x = x + Sublayer(LayerNorm(x)), with final norms on both\n"
+    "                       stacks (torch's norm_first=True); default: post-LN, as the paper\n"
+    "  --without PARTS      what if? train without parts of the Transformer: pe (no positional\n"
+    "                       encoding), mask (no causal mask), scale, residual; the model keeps them\n"
+    "                       off when it runs (__metadata__ \"without\")\n"
     "Training:\n"
     "  --steps N            Adam steps in all (default 2000)\n"
     "  --batch-tokens N     target tokens per batch (default 512)\n"
@@ -62,6 +67,7 @@ typedef struct {
     int d_model, heads, layers, d_ff;
     long bpe;
     int lstm, attention, embed_dim, hidden, reverse; // --arch lstm and its sizes
+    int norm_first, without;  // the variant of a new model (--norm-first, --without)
     tf_train_cfg cfg;
 } train_opts;
 
@@ -295,6 +301,13 @@ static int parse_train(train_opts *o, int argc, char **argv) {
         long v = 0;
         const char *s;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(train_help, stdout); return 2; }
+        if (!strcmp(argv[i], "--norm-first")) { o->norm_first = 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--without", NULL, &s))) {
+            int bits;
+            if (k < 0 || io_parse_without(s, &bits)) return 1;
+            o->without |= bits;
+            continue;
+        }
 #define STR(name, alias, field) if ((k = io_opt(argc, argv, &i, name, alias, &o->field))) { if (k < 0) return 1; continue; }
         STR("--corpus", NULL, corpus) STR("--heldout", NULL, heldout) STR("--output", "-o", out)
         STR("--snapshots", NULL, snapdir) STR("--loss-png", NULL, loss_png) STR("--resume", NULL, resume)
@@ -336,6 +349,10 @@ static int parse_train(train_opts *o, int argc, char **argv) {
         if (!clip_given) o->cfg.clip_norm = 5.0f;
         o->cfg.dropout = 0.0f;
     }
+    if (o->lstm && (o->norm_first || o->without))
+        return io_error(o->norm_first ? "--norm-first" : "--without", "is for the Transformer; a recurrent model (--arch lstm) has no such part");
+    if (o->resume && (o->norm_first || o->without))
+        return io_error(o->norm_first ? "--norm-first" : "--without", "shapes a new model; a snapshot goes on as it was made (leave it out with --resume)");
     return 0;
 }
 
@@ -416,6 +433,9 @@ static int new_model(tf_model *m, const train_opts *o, const tf_corpus *c, const
         cfg.reverse_source = o->reverse;
     }
     cfg.max_len = 24; cfg.max_len_set = 1;
+    cfg.norm_first = o->norm_first;
+    cfg.has_enc_norm = cfg.has_dec_norm = o->norm_first; // pre-LN sums are normalised once more at the top (as torch's)
+    cfg.trained_without = cfg.without = o->without;
     char *sv = NULL, *tv = NULL, *sm = NULL, *tm = NULL;
     tf_bpe sb = {0}, tb = {0};
     tf_err e;
@@ -493,6 +513,10 @@ int cmd_train(int argc, char **argv) {
     if (tf_batches_make(&bt, &dtrain, (int)o.batch_tokens, t.cfg.seed, &e)) { io_error(cname, "%s", e.msg); goto done; }
     batch = malloc(sizeof *batch * (size_t)bt.max_len);
     if (!batch) { io_error("train", "out of memory"); goto done; }
+    char parts[64], variant[96] = "";
+    if (m.cfg.norm_first || m.cfg.trained_without)
+        snprintf(variant, sizeof variant, "%s%s%s", m.cfg.norm_first ? ", pre-LN" : "", m.cfg.trained_without ? ", without " : "",
+                 tf_without_format(m.cfg.trained_without, parts, sizeof parts));
     if (m.cfg.arch == TF_ARCH_LSTM)
         fprintf(stderr, "tviz: training %zu parameters (LSTM: embed_dim %d, hidden_size %d, %d+%d layers, attention %s, source %s; "
                         "Adam at %g, clipping at %g) on %d pairs (%d batches of about %ld target tokens), %d held out; %d thread%s\n",
@@ -500,9 +524,9 @@ int cmd_train(int argc, char **argv) {
                 m.cfg.reverse_source ? "reversed" : "in order", (double)t.cfg.lr_const, (double)t.cfg.clip_norm, dtrain.n, bt.n,
                 o.batch_tokens, dheld.n, t.n_ws, t.n_ws == 1 ? "" : "s");
     else
-    fprintf(stderr, "tviz: training %zu parameters (d_model %d, %d heads, %d+%d layers, d_ff %d) on %d pairs "
+    fprintf(stderr, "tviz: training %zu parameters (d_model %d, %d heads, %d+%d layers, d_ff %d%s) on %d pairs "
                     "(%d batches of about %ld target tokens), %d held out; %d thread%s\n",
-            m.n_params, m.cfg.C, m.cfg.H, m.cfg.L_enc, m.cfg.L_dec, m.cfg.F, dtrain.n, bt.n, o.batch_tokens, dheld.n,
+            m.n_params, m.cfg.C, m.cfg.H, m.cfg.L_enc, m.cfg.L_dec, m.cfg.F, variant, dtrain.n, bt.n, o.batch_tokens, dheld.n,
             t.n_ws, t.n_ws == 1 ? "" : "s");
     if (o.resume) fprintf(stderr, "tviz: resuming at step %d of %ld\n", t.step, o.steps);
 
@@ -592,9 +616,10 @@ done:
 
 // ---------------------------------------------------------------- tviz translate
 static const char *translate_help =
-    "Usage: tviz translate [--model M] [SENTENCE ...]\n"
+    "Usage: tviz translate [--model M] [--without PARTS] [SENTENCE ...]\n"
     "Prints the greedy translation of each sentence (or of each line of standard\n"
-    "input when none is given). Default model: " IO_DEFAULT_MODEL ".\n";
+    "input when none is given). Default model: " IO_DEFAULT_MODEL ".\n"
+    "--without pe,scale,mask,residual switches those parts of the Transformer off (what if?).\n";
 
 static int translate_one(const tf_model *m, const char *src, const char *where) {
     tf_run r;
@@ -611,12 +636,13 @@ static int translate_one(const tf_model *m, const char *src, const char *where) 
 }
 
 int cmd_translate(int argc, char **argv) {
-    const char *model = IO_DEFAULT_MODEL;
-    int first = argc;
+    const char *model = IO_DEFAULT_MODEL, *list;
+    int first = argc, without = 0;
     for (int i = 1; i < argc; i++) {
-        int k;
+        int k, bits;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(translate_help, stdout); return 0; }
         if ((k = io_opt(argc, argv, &i, "--model", NULL, &model))) { if (k < 0) return 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--without", NULL, &list))) { if (k < 0 || io_parse_without(list, &bits)) return 1; without |= bits; continue; }
         if (!strcmp(argv[i], "--")) { first = i + 1; break; }
         if (argv[i][0] == '-' && argv[i][1]) return io_error(argv[i], "unknown option for 'translate'; see tviz translate --help");
         first = i;
@@ -625,6 +651,7 @@ int cmd_translate(int argc, char **argv) {
     tf_model m;
     char path[4096];
     if (io_load_model(&m, model, path, sizeof path)) return 1;
+    m.cfg.without |= without;
     int rc = 0;
     if (first < argc) {
         for (int i = first; i < argc; i++) rc |= translate_one(&m, argv[i], "translate");

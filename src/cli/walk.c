@@ -110,12 +110,13 @@ static void print_stage(const tf_trace *t, const tf_stage *s, int index) {
 }
 
 static const char *walk_help =
-    "Usage: tviz walk [--model M] [--src TEXT] [--tgt TEXT] [--stage PATTERN] [--no-pause]\n"
+    "Usage: tviz walk [--model M] [--src TEXT] [--tgt TEXT] [--without PARTS] [--stage PATTERN] [--no-pause]\n"
     "Steps through every stage of the Transformer in the terminal, in the paper's\n"
     "order, printing each matrix with its token and dimension labels.\n"
     "In a terminal it waits after each stage: Enter = next, b = back, q = quit,\n"
     "or type a stage id (or glob) to jump there. --stage PATTERN shows only the\n"
-    "matching stages, e.g. --stage 'src.*' or --stage 'dec.0.cross_attn.head.*.weights'.\n";
+    "matching stages, e.g. --stage 'src.*' or --stage 'dec.0.cross_attn.head.*.weights'.\n"
+    "--without pe,scale,mask,residual switches those parts of the Transformer off (what if?).\n";
 
 int cmd_walk(int argc, char **argv) {
     io_run c;
@@ -128,7 +129,12 @@ int cmd_walk(int argc, char **argv) {
                cfg->C, cfg->L_enc, cfg->L_dec, cfg->attention == TF_RNN_ATTN_DOT ? "dot" : "none",
                cfg->reverse_source ? ", source read in reverse" : "");
     else
-        printf("tviz walk — %s: d_model %d, %d heads, %d+%d layers, d_ff %d\n", c.model, cfg->C, cfg->H, cfg->L_enc, cfg->L_dec, cfg->F);
+        printf("tviz walk — %s: d_model %d, %d heads, %d+%d layers, d_ff %d%s\n", c.model, cfg->C, cfg->H, cfg->L_enc, cfg->L_dec, cfg->F,
+               cfg->norm_first ? ", pre-LN" : "");
+    if (cfg->without) {
+        char parts[64];
+        printf("what if: without %s\n", tf_without_format(cfg->without, parts, sizeof parts));
+    }
     printf("source:");
     for (int i = 0; i < c.r.S; i++) printf(" %s", t->src_labels[i]);
     printf("\ndecoder input%s:", c.r.greedy ? " (decoded greedily)" : "");

@@ -35,6 +35,7 @@ const char *io_no_lessons(void);
 
 // ---------------------------------------------------------------- the options every command shares
 enum { IO_OPT_OUT = 1, IO_OPT_WALK = 2, IO_OPT_LANG = 4 }; // -o; --stage and --no-pause; --lang
+#define IO_MAX_MODELS 8   // --model given more than once (the loss view compares them)
 
 typedef struct {
     const char *model, *src, *tgt, *out, *stage;
@@ -44,13 +45,27 @@ typedef struct {
     char path[4096];      // the model file resolved
     tf_model m;
     tf_run r;
+    int without;          // --without: TF_WITHOUT_* parts switched off (besides those the model was trained without)
+    const char *models[IO_MAX_MODELS]; // every --model given, in order (model, the one run, is the last)
+    int n_models;
+    tf_run cmp;           // io_run_compare: the same input with every part on
+    int has_cmp;
 } io_run;
+
+// The comparison of a run with parts switched off (the compare view, trace
+// --compare): c->cmp, the model with every part on, on c->r's tokens.
+// Returns 0, or 1 after printing the error.
+int io_run_compare(io_run *c);
+
+// --without LIST (every command that runs the model): the parts to switch
+// off, as bits. Returns 0, or 1 after printing "tviz: --without: …".
+int io_parse_without(const char *list, int *bits);
 
 // A command's own options: returns 1 if argv[*i] was one (advancing *i past
 // its value), 0 if not, -1 after printing an error.
 typedef int (*io_extra_opt)(void *ctx, int argc, char **argv, int *i);
 
-// Parses --model/--src/--tgt (and the IO_OPT_* options allowed, and whatever
+// Parses --model/--src/--tgt/--without (and the IO_OPT_* options allowed, and whatever
 // extra takes), loads the model and runs it. Returns 0, 1 after an error, or
 // 2 after --help.
 int io_run_start(io_run *c, int argc, char **argv, const char *cmd, const char *help, int allow, io_extra_opt extra, void *ctx);
@@ -121,6 +136,8 @@ void io_timeline_free(io_timeline *tl);
 // tgt when given, else on the model itself's greedy translation (up to
 // decode_step tokens when it is not 0). *says (when not NULL) gets what a
 // snapshot itself translates (malloc'd; NULL for the model itself).
+// What if? Parts switched off (TF_WITHOUT_*) in every snapshot too (each keeps what it was trained without).
+void io_timeline_set_without(io_timeline *tl, int without);
 int io_timeline_run(tf_run *r, const io_timeline *tl, int i, const char *src, const char *tgt, int decode_step, char **says, tf_err *e);
 
 #endif

@@ -30,17 +30,33 @@ static const char *default_lang(void) {
     return "en";
 }
 
+int io_parse_without(const char *list, int *bits) {
+    tf_err e;
+    return tf_without_parse(list, bits, &e) ? io_error("--without", "%s", e.msg) : 0;
+}
+
 int io_run_start(io_run *c, int argc, char **argv, const char *cmd, const char *help, int allow, io_extra_opt extra, void *ctx) {
     memset(c, 0, sizeof *c);
     c->model = IO_DEFAULT_MODEL;
     c->src = IO_DEFAULT_SENTENCE;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+        const char *a = argv[i], *list;
         int k;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(help, stdout); return 2; }
-        if ((k = io_opt(argc, argv, &i, "--model", "-m", &c->model))) { if (k < 0) return 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--model", "-m", &c->model))) {
+            if (k < 0) return 1;
+            if (c->n_models == IO_MAX_MODELS) return io_error(c->model, "one --model too many; give at most %d", IO_MAX_MODELS);
+            c->models[c->n_models++] = c->model; // (the run is of the last one given)
+            continue;
+        }
         if ((k = io_opt(argc, argv, &i, "--src", NULL, &c->src))) { if (k < 0) return 1; continue; }
         if ((k = io_opt(argc, argv, &i, "--tgt", NULL, &c->tgt))) { if (k < 0) return 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--without", NULL, &list))) {
+            int bits;
+            if (k < 0 || io_parse_without(list, &bits)) return 1;
+            c->without |= bits;
+            continue;
+        }
         if ((allow & IO_OPT_OUT) && (k = io_opt(argc, argv, &i, "--output", "-o", &c->out))) { if (k < 0) return 1; continue; }
         if ((allow & IO_OPT_WALK) && (k = io_opt(argc, argv, &i, "--stage", NULL, &c->stage))) { if (k < 0) return 1; continue; }
         if ((allow & IO_OPT_WALK) && !strcmp(a, "--no-pause")) { c->no_pause = 1; continue; }
@@ -52,6 +68,7 @@ int io_run_start(io_run *c, int argc, char **argv, const char *cmd, const char *
     c->lang_given = c->lang != NULL;
     if ((allow & IO_OPT_LANG) && !c->lang) c->lang = default_lang();
     if (io_load_model(&c->m, c->model, c->path, sizeof c->path)) return 1;
+    c->m.cfg.without |= c->without; // what if? (the model runs without the parts it was trained without anyway)
     tf_err e;
     if (tf_run_sentence(&c->r, &c->m, c->src, c->tgt, &e)) {
         int rc = io_error(strstr(e.msg, "target") ? "--tgt" : "--src", "%s", e.msg);
@@ -68,7 +85,17 @@ int io_run_start(io_run *c, int argc, char **argv, const char *cmd, const char *
     return 0;
 }
 
+int io_run_compare(io_run *c) {
+    if (c->has_cmp) return 0;
+    if (!c->m.cfg.without) return io_error("--without", "nothing is switched off to compare with; give the parts, e.g. --without scale");
+    tf_err e;
+    if (tf_run_compare(&c->cmp, &c->m, &c->r, &e)) return io_error(c->model, "%s", e.msg);
+    c->has_cmp = 1;
+    return 0;
+}
+
 void io_run_end(io_run *c) {
+    if (c->has_cmp) tf_run_free(&c->cmp);
     tf_run_free(&c->r);
     tf_model_free(&c->m);
 }

@@ -118,6 +118,11 @@ const tf_model *io_timeline_model(const io_timeline *tl, int i) {
     return i == tl->self ? tl->main : &tl->m[i];
 }
 
+void io_timeline_set_without(io_timeline *tl, int without) {
+    for (int i = 0; i < tl->n; i++)
+        if (i != tl->self) tl->m[i].cfg.without = tl->m[i].cfg.trained_without | without;
+}
+
 void io_timeline_free(io_timeline *tl) {
     for (int i = 0; i < tl->n; i++) if (i != tl->self) tf_model_free(&tl->m[i]);
     free(tl->m);

@@ -58,8 +58,9 @@ static size_t acts_layout(tf_acts *a, const tf_config *c, float *base) {
     a->dec_norm = c->has_dec_norm ? take(base, &u, (size_t)T * C) : NULL;
     a->logits = take(base, &u, (size_t)T * c->V_tgt);
     a->probs = take(base, &u, (size_t)T * c->V_tgt);
-    a->memory = a->enc_norm ? a->enc_norm : a->enc[c->L_enc - 1].norm2;
-    a->dec_out = a->dec_norm ? a->dec_norm : a->dec[c->L_dec - 1].norm3;
+    // what a stack hands on: its final norm, else its last layer's output (post-LN: the last norm; pre-LN: the last add)
+    a->memory = a->enc_norm ? a->enc_norm : c->norm_first ? a->enc[c->L_enc - 1].add2 : a->enc[c->L_enc - 1].norm2;
+    a->dec_out = a->dec_norm ? a->dec_norm : c->norm_first ? a->dec[c->L_dec - 1].add3 : a->dec[c->L_dec - 1].norm3;
     return u;
 }
 
@@ -92,20 +93,23 @@ void tf_acts_free(tf_acts *a) {
 
 // ---------------------------------------------------------------- forward
 // ids (T) -> embed (T,C) = E[id] · scale; pe (T,C); input = embed + pe   (§3.4, §3.5)
-// (training: input ⊙= dropout mask)
+// (without pe: pe = 0, input = embed; training: input ⊙= dropout mask)
 static void embed_forward(float *embed, float *pe, float *input, const float *drop, const float *E, float scale,
-                          const int *ids, int T, int C) {
+                          const int *ids, int with_pe, int T, int C) {
     for (int t = 0; t < T; t++)
         for (int c = 0; c < C; c++) embed[(size_t)t * C + c] = tf_sat(E[(size_t)ids[t] * C + c] * scale);
-    tf_positional_encoding(pe, T, C);
+    if (with_pe) tf_positional_encoding(pe, T, C);
+    else memset(pe, 0, sizeof(float) * (size_t)T * C);
     tf_add(input, embed, pe, T * C);
     if (drop) tf_mul(input, input, drop, T * C);
 }
 
-// Residual connection (§3.1, §5.4): add = x + Dropout(sub), the mask only when training.
-static void residual(float *add, const float *x, float *sub, const float *drop, int n) {
+// Residual connection (§3.1, §5.4): add = x + Dropout(sub), the mask only when
+// training. Without it (the what-if "residual"): add = Dropout(sub).
+static void residual(float *add, const float *x, float *sub, const float *drop, int with_residual, int n) {
     if (drop) tf_mul(sub, sub, drop, n);
-    tf_add(add, x, sub, n);
+    if (with_residual) tf_add(add, x, sub, n);
+    else memcpy(add, sub, sizeof(float) * (size_t)n);
 }
 
 // x (T,C) -> hidden (T,F) = ReLU(x W1ᵀ + b1) -> out (T,C) = hidden W2ᵀ + b2   (§3.3)
@@ -115,22 +119,37 @@ static void ffn_forward(float *hidden, float *out, const tf_layer_w *w, const fl
     tf_linear_fast(out, hidden, w->w2, w->b2, T, F, C);
 }
 
+// Post-LN (the paper):  x = LayerNorm(x + Sublayer(x))   add_k, norm_k
+// Pre-LN (norm_first):  x = x + Sublayer(LayerNorm(x))   norm_k (the sublayer's input), add_k
 void tf_encode(tf_acts *a, const tf_model *m, const int *src, int S) {
     if (m->cfg.arch == TF_ARCH_LSTM) { tf_lstm_encode(a, m, src, S); return; }
     const tf_config *c = &m->cfg;
-    int C = c->C;
+    int C = c->C, H = c->H, pre = c->norm_first;
+    int res = !(c->without & TF_WITHOUT_RESIDUAL), scaled = !(c->without & TF_WITHOUT_SCALE);
     a->S = S;
-    embed_forward(a->src_embed, a->src_pe, a->src_input, a->src_drop, m->src_embed, c->embed_scale, src, S, C);
+    embed_forward(a->src_embed, a->src_pe, a->src_input, a->src_drop, m->src_embed, c->embed_scale, src,
+                  !(c->without & TF_WITHOUT_PE), S, C);
     const float *x = a->src_input;
     for (int l = 0; l < c->L_enc; l++) {
         tf_layer_acts *la = &a->enc[l];
         const tf_layer_w *w = &m->enc[l];
+        if (pre) {
+            // x = x + SelfAttention(LayerNorm(x)); x = x + FFN(LayerNorm(x))
+            tf_layernorm(la->norm1, x, w->n1w, w->n1b, c->eps, S, C);
+            tf_attention_ex(&la->self_attn, &w->self_attn, la->norm1, la->norm1, 0, scaled, S, S, C, H);
+            residual(la->add1, x, la->self_attn.out, la->drop1, res, S * C);
+            tf_layernorm(la->norm2, la->add1, w->n2w, w->n2b, c->eps, S, C);
+            ffn_forward(la->ffn_hidden, la->ffn_out, w, la->norm2, S, C, c->F);
+            residual(la->add2, la->add1, la->ffn_out, la->drop2, res, S * C);
+            x = la->add2;
+            continue;
+        }
         // x = LayerNorm(x + SelfAttention(x)); x = LayerNorm(x + FFN(x))
-        tf_attention(&la->self_attn, &w->self_attn, x, x, 0, S, S, C, c->H);
-        residual(la->add1, x, la->self_attn.out, la->drop1, S * C);
+        tf_attention_ex(&la->self_attn, &w->self_attn, x, x, 0, scaled, S, S, C, H);
+        residual(la->add1, x, la->self_attn.out, la->drop1, res, S * C);
         tf_layernorm(la->norm1, la->add1, w->n1w, w->n1b, c->eps, S, C);
         ffn_forward(la->ffn_hidden, la->ffn_out, w, la->norm1, S, C, c->F);
-        residual(la->add2, la->norm1, la->ffn_out, la->drop2, S * C);
+        residual(la->add2, la->norm1, la->ffn_out, la->drop2, res, S * C);
         tf_layernorm(la->norm2, la->add2, w->n2w, w->n2b, c->eps, S, C);
         x = la->norm2;
     }
@@ -140,24 +159,43 @@ void tf_encode(tf_acts *a, const tf_model *m, const int *src, int S) {
 void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T) {
     if (m->cfg.arch == TF_ARCH_LSTM) { tf_lstm_decode(a, m, tgt, T); return; }
     const tf_config *c = &m->cfg;
-    int C = c->C, S = a->S;
+    int C = c->C, H = c->H, S = a->S, pre = c->norm_first;
+    int res = !(c->without & TF_WITHOUT_RESIDUAL), scaled = !(c->without & TF_WITHOUT_SCALE);
+    int causal = !(c->without & TF_WITHOUT_MASK);
     a->T = T;
-    embed_forward(a->tgt_embed, a->tgt_pe, a->tgt_input, a->tgt_drop, m->tgt_embed, c->embed_scale, tgt, T, C);
+    embed_forward(a->tgt_embed, a->tgt_pe, a->tgt_input, a->tgt_drop, m->tgt_embed, c->embed_scale, tgt,
+                  !(c->without & TF_WITHOUT_PE), T, C);
     const float *x = a->tgt_input;
     for (int l = 0; l < c->L_dec; l++) {
         tf_layer_acts *la = &a->dec[l];
         const tf_layer_w *w = &m->dec[l];
+        if (pre) {
+            // x = x + MaskedSelfAttention(LayerNorm(x))
+            tf_layernorm(la->norm1, x, w->n1w, w->n1b, c->eps, T, C);
+            tf_attention_ex(&la->self_attn, &w->self_attn, la->norm1, la->norm1, causal, scaled, T, T, C, H);
+            residual(la->add1, x, la->self_attn.out, la->drop1, res, T * C);
+            // x = x + CrossAttention(LayerNorm(x), memory)
+            tf_layernorm(la->norm2, la->add1, w->n2w, w->n2b, c->eps, T, C);
+            tf_attention_ex(&la->cross_attn, &w->cross_attn, la->norm2, a->memory, 0, scaled, T, S, C, H);
+            residual(la->add2, la->add1, la->cross_attn.out, la->drop2, res, T * C);
+            // x = x + FFN(LayerNorm(x))
+            tf_layernorm(la->norm3, la->add2, w->n3w, w->n3b, c->eps, T, C);
+            ffn_forward(la->ffn_hidden, la->ffn_out, w, la->norm3, T, C, c->F);
+            residual(la->add3, la->add2, la->ffn_out, la->drop3, res, T * C);
+            x = la->add3;
+            continue;
+        }
         // x = LayerNorm(x + MaskedSelfAttention(x))
-        tf_attention(&la->self_attn, &w->self_attn, x, x, 1, T, T, C, c->H);
-        residual(la->add1, x, la->self_attn.out, la->drop1, T * C);
+        tf_attention_ex(&la->self_attn, &w->self_attn, x, x, causal, scaled, T, T, C, H);
+        residual(la->add1, x, la->self_attn.out, la->drop1, res, T * C);
         tf_layernorm(la->norm1, la->add1, w->n1w, w->n1b, c->eps, T, C);
         // x = LayerNorm(x + CrossAttention(x, memory))
-        tf_attention(&la->cross_attn, &w->cross_attn, la->norm1, a->memory, 0, T, S, C, c->H);
-        residual(la->add2, la->norm1, la->cross_attn.out, la->drop2, T * C);
+        tf_attention_ex(&la->cross_attn, &w->cross_attn, la->norm1, a->memory, 0, scaled, T, S, C, H);
+        residual(la->add2, la->norm1, la->cross_attn.out, la->drop2, res, T * C);
         tf_layernorm(la->norm2, la->add2, w->n2w, w->n2b, c->eps, T, C);
         // x = LayerNorm(x + FFN(x))
         ffn_forward(la->ffn_hidden, la->ffn_out, w, la->norm2, T, C, c->F);
-        residual(la->add3, la->norm2, la->ffn_out, la->drop3, T * C);
+        residual(la->add3, la->norm2, la->ffn_out, la->drop3, res, T * C);
         tf_layernorm(la->norm3, la->add3, w->n3w, w->n3b, c->eps, T, C);
         x = la->norm3;
     }
@@ -277,6 +315,52 @@ int tf_run_sentence(tf_run *r, const tf_model *m, const char *src, const char *t
 
 int tf_run_greedy(tf_run *r, const tf_model *m, const char *src, int limit, tf_err *e) {
     return run(r, m, src, NULL, limit, e);
+}
+
+static char **copy_words(char *const *w, int n) {
+    char **c = calloc((size_t)n + 1, sizeof *c);
+    for (int i = 0; c && i < n; i++)
+        if (!(c[i] = strdup(w[i]))) { tf_words_free(c, i); return NULL; }
+    return c;
+}
+
+int tf_run_same_input(tf_run *r, const tf_model *m, const tf_run *like, tf_err *e) {
+    const tf_config *c = &m->cfg;
+    memset(r, 0, sizeof *r);
+    r->S = like->S;
+    r->T = like->T;
+    r->n_src_unk = like->n_src_unk;
+    r->n_tgt_unk = like->n_tgt_unk;
+    r->greedy = like->greedy;
+    r->stopped_on_eos = like->stopped_on_eos;
+    r->src_ids = malloc(sizeof(int) * (size_t)r->S);
+    r->tgt_ids = malloc(sizeof(int) * (size_t)r->T);
+    r->src_labels = malloc(sizeof(char *) * (size_t)r->S);
+    r->tgt_labels = malloc(sizeof(char *) * (size_t)r->T);
+    r->src_words = copy_words(like->src_words, r->S);
+    r->tgt_words = copy_words(like->tgt_words, r->T);
+    if (!r->src_ids || !r->tgt_ids || !r->src_labels || !r->tgt_labels || !r->src_words || !r->tgt_words) {
+        tf_fail(e, "out of memory");
+        goto fail;
+    }
+    memcpy(r->src_ids, like->src_ids, sizeof(int) * (size_t)r->S);
+    memcpy(r->tgt_ids, like->tgt_ids, sizeof(int) * (size_t)r->T);
+    for (int i = 0; i < r->S; i++) r->src_labels[i] = m->src_vocab.tok[r->src_ids[i]];
+    for (int i = 0; i < r->T; i++) r->tgt_labels[i] = m->tgt_vocab.tok[r->tgt_ids[i]];
+    if (tf_acts_alloc(&r->acts, c, r->S, r->T, e)) goto fail;
+    tf_encode(&r->acts, m, r->src_ids, r->S);
+    tf_decode(&r->acts, m, r->tgt_ids, r->T);
+    if (tf_trace_build(&r->trace, m, &r->acts, r->src_labels, r->tgt_labels, e)) goto fail;
+    return 0;
+fail:
+    tf_run_free(r);
+    return -1;
+}
+
+int tf_run_compare(tf_run *r, const tf_model *m, const tf_run *like, tf_err *e) {
+    tf_model full = *m; // the same weights and vocabularies, every part switched on
+    full.cfg.without = 0;
+    return tf_run_same_input(r, &full, like, e);
 }
 
 void tf_run_free(tf_run *r) {

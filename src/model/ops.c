@@ -234,12 +234,18 @@ void tf_mul(float *out, const float *a, const float *b, int n) { for (int i = 0;
 // concat (Tq,C) = [head_0 … head_H-1]; out (Tq,C) = concat W_Oᵀ + b_O
 void tf_attention(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const float *xkv, int causal,
                   int Tq, int Tk, int C, int H) {
+    tf_attention_ex(a, w, xq, xkv, causal, 1, Tq, Tk, C, H);
+}
+
+// (scaled 0, the what-if "scale": scaled = scores, softmax of the raw dot products)
+void tf_attention_ex(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const float *xkv, int causal, int scaled,
+                     int Tq, int Tk, int C, int H) {
     int D = C / H;
     size_t CC = (size_t)C * C;
     tf_linear_fast(a->q, xq, w->in_w, w->in_b, Tq, C, C);
     tf_linear_fast(a->k, xkv, w->in_w + CC, w->in_b + C, Tk, C, C);
     tf_linear_fast(a->v, xkv, w->in_w + 2 * CC, w->in_b + 2 * C, Tk, C, C);
-    float rsqrt_d = 1.0f / sqrtf((float)D);
+    float rsqrt_d = scaled ? 1.0f / sqrtf((float)D) : 1.0f;
     for (int h = 0; h < H; h++) {
         size_t hoff = (size_t)h * Tq * Tk;
         float *sc = a->scores + hoff, *ss = a->scaled + hoff, *sm = a->masked + hoff, *wt = a->weights + hoff;
@@ -261,4 +267,39 @@ void tf_attention(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const fl
             }
     }
     tf_linear_fast(a->out, a->concat, w->out_w, w->out_b, Tq, C, C);
+}
+
+// ---------------------------------------------------------------- what if? (DESIGN.md "Transformer variants")
+static const char *const without_names[TF_WITHOUT_PARTS] = {"pe", "scale", "mask", "residual"};
+
+const char *tf_without_name(int part) { return part >= 0 && part < TF_WITHOUT_PARTS ? without_names[part] : "?"; }
+
+int tf_without_parse(const char *list, int *bits, tf_err *e) {
+    *bits = 0;
+    const char *p = list;
+    while (*p) {
+        while (*p == ' ' || *p == ',') p++;
+        if (!*p) break;
+        size_t n = strcspn(p, ", ");
+        int k = 0;
+        while (k < TF_WITHOUT_PARTS && !(strlen(without_names[k]) == n && !strncmp(p, without_names[k], n))) k++;
+        if (k < TF_WITHOUT_PARTS) *bits |= 1 << k;
+        else if (!(n == 4 && !strncmp(p, "none", 4)))
+            return tf_fail(e, "\"%.*s\" is not a part tviz can switch off; the parts are pe, scale, mask and residual",
+                           (int)(n > 40 ? 40 : n), p);
+        p += n;
+    }
+    return 0;
+}
+
+const char *tf_without_format(int bits, char *buf, size_t n) {
+    size_t k = 0;
+    if (n) buf[0] = 0;
+    for (int i = 0; i < TF_WITHOUT_PARTS; i++)
+        if (bits & (1 << i)) {
+            int w = snprintf(buf + k, k < n ? n - k : 0, "%s%s", k ? "," : "", without_names[i]);
+            if (w > 0) k += (size_t)w;
+            if (k >= n) break;
+        }
+    return buf;
 }

@@ -124,12 +124,13 @@ int tf_stage_count_layers(const tf_trace *t, int i) {
 }
 
 // ---------------------------------------------------------------- the data flow
-// The last LayerNorm of a layer: what the layer hands on (-1 if none).
+// What a layer hands on (-1 if none): its last LayerNorm (post-LN), its last add (pre-LN).
 static int layer_output(const tf_trace *t, tf_side side, int layer) {
     int best = -1;
+    tf_op op = t->norm_first ? TF_OP_ADD : TF_OP_NORM;
     for (int i = 0; i < t->n; i++) {
         const tf_stage *s = &t->stages[i];
-        if (s->side == side && s->layer == layer && s->op == TF_OP_NORM && (best < 0 || s->index > t->stages[best].index)) best = i;
+        if (s->side == side && s->layer == layer && s->op == op && (best < 0 || s->index > t->stages[best].index)) best = i;
     }
     return best;
 }
@@ -156,13 +157,24 @@ static int layer_input(const tf_trace *t, tf_side side, int l) {
 }
 
 // The input of sublayer i's stage: the layer's input before the first add &
-// norm, else the add & norm just before it.
+// norm, else the add & norm just before it (pre-LN: the norm just before it).
 static int sublayer_input(const tf_trace *t, int i) {
     const tf_stage *s = &t->stages[i];
     int best = -1;
     for (int j = 0; j < i; j++) {
         const tf_stage *p = &t->stages[j];
         if (p->side == s->side && p->layer == s->layer && p->op == TF_OP_NORM) best = j;
+    }
+    return best >= 0 ? best : layer_input(t, s->side, s->layer);
+}
+
+// Pre-LN: the residual stream at stage i, the last add of its layer before i, or the layer's input.
+static int residual_stream(const tf_trace *t, int i) {
+    const tf_stage *s = &t->stages[i];
+    int best = -1;
+    for (int j = 0; j < i; j++) {
+        const tf_stage *p = &t->stages[j];
+        if (p->side == s->side && p->layer == s->layer && p->op == TF_OP_ADD) best = j;
     }
     return best >= 0 ? best : layer_input(t, s->side, s->layer);
 }
@@ -254,11 +266,12 @@ int tf_stage_inputs(const tf_trace *t, int i, int *in, int max) {
             if ((p->op == TF_OP_OUT || p->op == TF_OP_FFN_OUT) && p->head < 0) sub = j;
         }
         if (sub < 0) return 0;
-        n = put_in(in, n, max, sublayer_input(t, sub));
+        n = put_in(in, n, max, t->norm_first ? residual_stream(t, i) : sublayer_input(t, sub));
         return put_in(in, n, max, sub);
     }
     case TF_OP_NORM:
         if (s->sublayer == TF_SUB_FINAL_NORM) return put_in(in, n, max, last_layer_output(t, s->side));
+        if (s->sublayer == TF_SUB_PRE_NORM) return put_in(in, n, max, residual_stream(t, i));
         return put_in(in, n, max, tf_stage_with_op(t, i, TF_OP_ADD));
     case TF_OP_FFN_HIDDEN: return put_in(in, n, max, sublayer_input(t, i));
     case TF_OP_FFN_OUT: return put_in(in, n, max, tf_stage_with_op(t, i, TF_OP_FFN_HIDDEN));
@@ -283,6 +296,9 @@ tf_block tf_stage_block(const tf_stage *s) {
     case TF_SUB_CROSS_ATTN: return enc ? TF_BLOCK_NONE : TF_BLOCK_DEC_CROSS;
     case TF_SUB_FFN: return enc ? TF_BLOCK_ENC_FF : TF_BLOCK_DEC_FF;
     case TF_SUB_FINAL_NORM: return enc ? TF_BLOCK_ENC_NORM : TF_BLOCK_DEC_NORM;
+    case TF_SUB_PRE_NORM:
+        if (enc) return s->index == 1 ? TF_BLOCK_ENC_LN1 : s->index == 2 ? TF_BLOCK_ENC_LN2 : TF_BLOCK_NONE;
+        return s->index == 1 ? TF_BLOCK_DEC_LN1 : s->index == 2 ? TF_BLOCK_DEC_LN2 : s->index == 3 ? TF_BLOCK_DEC_LN3 : TF_BLOCK_NONE;
     case TF_SUB_ADD_NORM:
         if (enc) return s->index == 1 ? TF_BLOCK_ENC_AN1 : s->index == 2 ? TF_BLOCK_ENC_AN2 : TF_BLOCK_NONE;
         return s->index == 1 ? TF_BLOCK_DEC_AN1 : s->index == 2 ? TF_BLOCK_DEC_AN2 : s->index == 3 ? TF_BLOCK_DEC_AN3 : TF_BLOCK_NONE;
@@ -330,8 +346,8 @@ const char *tf_side_name(tf_side s) {
 }
 
 const char *tf_sublayer_name(tf_sublayer s) {
-    static const char *const names[] = {"none", "self_attn", "cross_attn", "ffn", "add_norm", "final_norm", "recurrent", "final_state"};
-    return s >= TF_SUB_NONE && s <= TF_SUB_FINAL_STATE ? names[s] : "?";
+    static const char *const names[] = {"none", "self_attn", "cross_attn", "ffn", "add_norm", "final_norm", "recurrent", "final_state", "pre_norm"};
+    return s >= TF_SUB_NONE && s <= TF_SUB_PRE_NORM ? names[s] : "?";
 }
 
 const char *tf_op_name(tf_op op) {

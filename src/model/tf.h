@@ -124,7 +124,26 @@ typedef struct {
     int E;                     // embed_dim (lstm); 0 for the Transformer
     tf_rnn_attention attention; // lstm: TF_RNN_ATTN_NONE or TF_RNN_ATTN_DOT (Luong, global, no input feeding)
     int reverse_source;        // lstm: 1 reads the source words last to first (Sutskever §2); <eos> stays last
+    // Variants (DESIGN.md "Transformer variants"):
+    int norm_first;            // 1: pre-LN layers, x = x + Sublayer(LayerNorm(x)) (__metadata__ "norm_first")
+    int trained_without;       // TF_WITHOUT_* the model was trained without (__metadata__ "without")
+    int without;               // TF_WITHOUT_* switched off when it runs: trained_without and what was asked (--without)
 } tf_config;
+
+// ---------------------------------------------------------------- what if? parts switched off
+// Each is one bit of tf_config.without; the forward pass (and training) leaves the part out:
+//   pe        no positional encoding on either side: X = E
+//   scale     scores are not divided by √d_k
+//   mask      the decoder's self-attention sees every target position, later ones too
+//   residual  a sublayer's output replaces its input: LayerNorm(Sublayer(x)) (pre-LN: Sublayer(LayerNorm(x)))
+enum { TF_WITHOUT_PE = 1, TF_WITHOUT_SCALE = 2, TF_WITHOUT_MASK = 4, TF_WITHOUT_RESIDUAL = 8, TF_WITHOUT_ALL = 15 };
+#define TF_WITHOUT_PARTS 4
+const char *tf_without_name(int part);  // part 0..3 -> "pe", "scale", "mask", "residual"
+// "pe,scale" (names separated by commas, spaces allowed; "" or "none": nothing) -> bits.
+// An unknown name: -1 and "…is not a part…; the parts are pe, scale, mask and residual".
+int tf_without_parse(const char *list, int *bits, tf_err *e);
+// bits -> "pe,scale" ("" for none); returns buf.
+const char *tf_without_format(int bits, char *buf, size_t n);
 
 typedef struct {
     float *in_w;   // (3C, C) rows: W_Q | W_K | W_V, torch Linear layout [out, in]
@@ -326,6 +345,9 @@ void tf_acts_free(tf_acts *a);
 // xkv (Tk,C); causal masks key j > query i. Fills every field of a.
 void tf_attention(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const float *xkv, int causal,
                   int Tq, int Tk, int C, int H);
+// The same with the division by √d_k optional (scaled 0: scaled = scores, the what-if "scale").
+void tf_attention_ex(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const float *xkv, int causal, int scaled,
+                     int Tq, int Tk, int C, int H);
 
 // The forward pass. src (S) and tgt (T) are token ids; tgt starts with <bos>.
 void tf_encode(tf_acts *a, const tf_model *m, const int *src, int S);
@@ -374,6 +396,7 @@ typedef enum {
     TF_SUB_FINAL_NORM,  // the optional LayerNorm after a whole stack
     TF_SUB_RECURRENT,   // an LSTM layer: gates, cell and hidden state over the time steps
     TF_SUB_FINAL_STATE, // the encoder's last (h, c) of every layer, handed to the decoder (v)
+    TF_SUB_PRE_NORM,    // pre-LN (norm_first): the LayerNorm before a sublayer (index 1, 2, 3)
 } tf_sublayer;
 typedef enum {
     TF_OP_EMBED, TF_OP_PE, TF_OP_INPUT,                         // src.* / tgt.*
@@ -397,6 +420,8 @@ typedef enum {
     TF_BLOCK_SRC_EMBED, TF_BLOCK_SRC_PE, TF_BLOCK_ENC_ATTN, TF_BLOCK_ENC_AN1, TF_BLOCK_ENC_FF, TF_BLOCK_ENC_AN2, TF_BLOCK_ENC_NORM,
     TF_BLOCK_TGT_EMBED, TF_BLOCK_TGT_PE, TF_BLOCK_DEC_SELF, TF_BLOCK_DEC_AN1, TF_BLOCK_DEC_CROSS, TF_BLOCK_DEC_AN2,
     TF_BLOCK_DEC_FF, TF_BLOCK_DEC_AN3, TF_BLOCK_DEC_NORM, TF_BLOCK_LINEAR, TF_BLOCK_SOFTMAX,
+    // pre-LN (norm_first): the norms before the sublayers (the AN blocks are then the residual adds)
+    TF_BLOCK_ENC_LN1, TF_BLOCK_ENC_LN2, TF_BLOCK_DEC_LN1, TF_BLOCK_DEC_LN2, TF_BLOCK_DEC_LN3,
     TF_BLOCK_COUNT
 } tf_block;
 
@@ -409,7 +434,7 @@ typedef struct {
     int layer;             // -1 when not in a layer
     tf_sublayer sublayer;
     tf_op op;
-    int index;             // which add & norm of its layer (1, 2, 3); 0 for every other stage
+    int index;             // which add & norm (or pre-LN norm) of its layer (1, 2, 3); 0 for every other stage
     int head;              // -1 when not one head
     int step;              // time step of a recurrent model; -1 for the Transformer
     int rows, cols;
@@ -425,6 +450,8 @@ typedef struct {
     const char *const *src_labels; // (S) source tokens as the model sees them ("<unk>" included)
     const char *const *tgt_labels; // (T) decoder input tokens, "<bos>" first
     const char *const *vocab;      // (V) target vocabulary, for out.logits / out.probs columns
+    int without;                   // TF_WITHOUT_* parts switched off in this run (the model's cfg.without)
+    int norm_first;                // 1: a pre-LN model
 } tf_trace;
 
 // Lays the stage table over the activations a (no copy, no math).
@@ -509,5 +536,12 @@ int tf_run_sentence(tf_run *r, const tf_model *m, const char *src, const char *t
 // (<bos> included): limit 1 shows the first prediction, 2 the second, …
 int tf_run_greedy(tf_run *r, const tf_model *m, const char *src, int limit, tf_err *e);
 void tf_run_free(tf_run *r);
+// m on the very tokens of another run (its source, its decoder input; no
+// decoding): the same stages, so they can be set side by side.
+int tf_run_same_input(tf_run *r, const tf_model *m, const tf_run *like, tf_err *e);
+// What if? The comparison for a run with parts switched off: m with every
+// part on (cfg.without 0), on the same tokens as like. Stage i of r is stage
+// i of like (switches change numbers, never stages).
+int tf_run_compare(tf_run *r, const tf_model *m, const tf_run *like, tf_err *e);
 
 #endif

@@ -78,6 +78,30 @@ static const stage_def dec_layer_defs[] = {
     {"add3", N_("Residual 3"), ONE("y + FFN(y)"), offsetof(tf_layer_acts, add3), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 3},
     {"norm3", N_("Layer norm 3"), ONE("LayerNorm(y + FFN(y))"), offsetof(tf_layer_acts, norm3), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_ADD_NORM, 3},
 };
+// Pre-LN layers (norm_first, as torch's TransformerEncoderLayer(norm_first=True)):
+// x = x + Sublayer(LayerNorm(x)). The norms move before their sublayers and
+// get ids of their own (pre_norm1, 2, 3); each add hands its sum on.
+static const stage_def enc_layer_pre_defs[] = {
+    {"pre_norm1", N_("Layer norm 1, before attention"), ONE("LayerNorm(x)"), offsetof(tf_layer_acts, norm1), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_PRE_NORM, 1},
+    {"self_attn", NULL, ONE(NULL), offsetof(tf_layer_acts, self_attn), 0, 0, SIGNED, 0, TF_SUB_SELF_ATTN, 0},
+    {"add1", N_("Residual 1"), ONE("x + MultiHead(LayerNorm(x))"), offsetof(tf_layer_acts, add1), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 1},
+    {"pre_norm2", N_("Layer norm 2, before the feed-forward"), ONE("LayerNorm(x)"), offsetof(tf_layer_acts, norm2), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_PRE_NORM, 2},
+    {"ffn.hidden", N_("Feed-forward hidden"), ONE("max(0, LayerNorm(x)·W_1 + b_1)"), offsetof(tf_layer_acts, ffn_hidden), DIM_X, DIM_F, SIGNED, TF_OP_FFN_HIDDEN, TF_SUB_FFN, 0},
+    {"ffn.out", N_("Feed-forward output"), ONE("FFN(LayerNorm(x)) = max(0, ·W_1 + b_1)·W_2 + b_2"), offsetof(tf_layer_acts, ffn_out), DIM_X, DIM_C, SIGNED, TF_OP_FFN_OUT, TF_SUB_FFN, 0},
+    {"add2", N_("Residual 2"), ONE("x + FFN(LayerNorm(x))"), offsetof(tf_layer_acts, add2), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 2},
+};
+static const stage_def dec_layer_pre_defs[] = {
+    {"pre_norm1", N_("Layer norm 1, before masked attention"), ONE("LayerNorm(y)"), offsetof(tf_layer_acts, norm1), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_PRE_NORM, 1},
+    {"self_attn", NULL, ONE(NULL), offsetof(tf_layer_acts, self_attn), 0, 0, SIGNED, 0, TF_SUB_SELF_ATTN, 0},
+    {"add1", N_("Residual 1"), ONE("y + MaskedMultiHead(LayerNorm(y))"), offsetof(tf_layer_acts, add1), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 1},
+    {"pre_norm2", N_("Layer norm 2, before cross-attention"), ONE("LayerNorm(y)"), offsetof(tf_layer_acts, norm2), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_PRE_NORM, 2},
+    {"cross_attn", NULL, ONE(NULL), offsetof(tf_layer_acts, cross_attn), 0, 0, SIGNED, 0, TF_SUB_CROSS_ATTN, 0},
+    {"add2", N_("Residual 2"), ONE("y + MultiHead(LayerNorm(y), Z, Z)"), offsetof(tf_layer_acts, add2), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 2},
+    {"pre_norm3", N_("Layer norm 3, before the feed-forward"), ONE("LayerNorm(y)"), offsetof(tf_layer_acts, norm3), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_PRE_NORM, 3},
+    {"ffn.hidden", N_("Feed-forward hidden"), ONE("max(0, LayerNorm(y)·W_1 + b_1)"), offsetof(tf_layer_acts, ffn_hidden), DIM_X, DIM_F, SIGNED, TF_OP_FFN_HIDDEN, TF_SUB_FFN, 0},
+    {"ffn.out", N_("Feed-forward output"), ONE("FFN(LayerNorm(y)) = max(0, ·W_1 + b_1)·W_2 + b_2"), offsetof(tf_layer_acts, ffn_out), DIM_X, DIM_C, SIGNED, TF_OP_FFN_OUT, TF_SUB_FFN, 0},
+    {"add3", N_("Residual 3"), ONE("y + FFN(LayerNorm(y))"), offsetof(tf_layer_acts, add3), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 3},
+};
 static const stage_def src_defs[] = {
     {"src.embed", N_("Source embedding"), ONE(N_("E[token]·√d_model (or the model's embed_scale)")), offsetof(tf_acts, src_embed), DIM_S, DIM_C, SIGNED, TF_OP_EMBED, TF_SUB_NONE, 0},
     {"src.pe", N_("Positional encoding"), ONE("PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(…)"), offsetof(tf_acts, src_pe), DIM_S, DIM_C, SIGNED, TF_OP_PE, TF_SUB_NONE, 0},
@@ -136,6 +160,54 @@ static tf_axis dim_axis(const ctx *x, int d) {
     }
 }
 
+// What if? A stage a switched-off part changes directly says so in its title
+// or formula (the parts: tf.h, tf_config.without).
+static void switched_off(const ctx *x, tf_stage *s) {
+    int w = x->c->without;
+    switch (s->op) {
+    case TF_OP_PE:
+        if (w & TF_WITHOUT_PE) {
+            s->title = N_("Positional encoding (switched off)");
+            s->formula = N_("PE = 0: the model is given no word positions (what if: without pe)");
+        }
+        break;
+    case TF_OP_INPUT:
+        if (w & TF_WITHOUT_PE) s->formula = s->side == TF_SIDE_SRC ? N_("X = E  (no positional encoding)") : N_("Y = E  (no positional encoding)");
+        break;
+    case TF_OP_SCALED:
+        if (w & TF_WITHOUT_SCALE) {
+            s->title = N_("Scores, not scaled");
+            s->formula = N_("Q_h·K_hᵀ, not divided by √d_k (what if: without scale)");
+        }
+        break;
+    case TF_OP_WEIGHTS:
+        if (w & TF_WITHOUT_SCALE) s->formula = N_("softmax(Q_h·K_hᵀ) without √d_k, each row sums to 1");
+        break;
+    case TF_OP_HEAD_OUT:
+        if (w & TF_WITHOUT_SCALE) s->formula = "head_h = softmax(Q_h·K_hᵀ)·V_h";
+        break;
+    case TF_OP_MASKED:
+        if ((w & TF_WITHOUT_MASK) && s->side == TF_SIDE_DEC && s->sublayer == TF_SUB_SELF_ATTN) {
+            s->title = N_("Scores, no mask");
+            s->formula = N_("no mask: every position sees every target position, later ones too (what if: without mask)");
+        }
+        break;
+    case TF_OP_ADD:
+        if (w & TF_WITHOUT_RESIDUAL) {
+            s->title = N_("Sublayer output (residual switched off)");
+            s->formula = N_("Sublayer(x) alone: x is not added back (what if: without residual)");
+        }
+        break;
+    case TF_OP_NORM:
+        if ((w & TF_WITHOUT_RESIDUAL) && s->sublayer == TF_SUB_ADD_NORM) s->formula = N_("LayerNorm(Sublayer(x)), no residual");
+        break;
+    case TF_OP_Q: // pre-LN: the queries of cross-attention come from the second norm
+        if (x->c->norm_first && s->sublayer == TF_SUB_CROSS_ATTN) s->formula = N_("Q = LayerNorm(y)·W_Q + b_Q  (y: decoder, after residual 1)");
+        break;
+    default: break;
+    }
+}
+
 // Appends one stage. base is the struct the definition's offset refers to;
 // extra offsets the data (one head's slice). t->stages NULL only counts.
 static void emit(ctx *x, const stage_def *d, const void *base, size_t extra, const char *id) {
@@ -159,6 +231,7 @@ static void emit(ctx *x, const stage_def *d, const void *base, size_t extra, con
         s->col_axis = dim_axis(x, d->cols);
         s->kind = d->kind;
         s->data = *(float *const *)((const char *)base + d->off) + extra;
+        switched_off(x, s);
     }
     t->n++;
 }
@@ -221,14 +294,18 @@ static void walk(ctx *x) {
     x->side = TF_SIDE_ENC;
     x->X = a->S;
     x->ax_x = TF_AXIS_SRC;
-    for (int l = 0; l < c->L_enc; l++) emit_layer(x, enc_layer_defs, N(enc_layer_defs), &a->enc[l], "enc", l);
+    for (int l = 0; l < c->L_enc; l++)
+        if (c->norm_first) emit_layer(x, enc_layer_pre_defs, N(enc_layer_pre_defs), &a->enc[l], "enc", l);
+        else emit_layer(x, enc_layer_defs, N(enc_layer_defs), &a->enc[l], "enc", l);
     if (c->has_enc_norm) emit(x, &enc_norm_def, a, 0, enc_norm_def.name);
     x->side = TF_SIDE_TGT;
     emit_list(x, tgt_defs, N(tgt_defs), a, "");
     x->side = TF_SIDE_DEC;
     x->X = a->T;
     x->ax_x = TF_AXIS_TGT;
-    for (int l = 0; l < c->L_dec; l++) emit_layer(x, dec_layer_defs, N(dec_layer_defs), &a->dec[l], "dec", l);
+    for (int l = 0; l < c->L_dec; l++)
+        if (c->norm_first) emit_layer(x, dec_layer_pre_defs, N(dec_layer_pre_defs), &a->dec[l], "dec", l);
+        else emit_layer(x, dec_layer_defs, N(dec_layer_defs), &a->dec[l], "dec", l);
     if (c->has_dec_norm) emit(x, &dec_norm_def, a, 0, dec_norm_def.name);
     x->side = TF_SIDE_OUT;
     emit_list(x, out_defs, N(out_defs), a, "");
@@ -255,6 +332,8 @@ int tf_trace_build(tf_trace *t, const tf_model *m, const tf_acts *a,
     t->src_labels = src_labels;
     t->tgt_labels = tgt_labels;
     t->vocab = (const char *const *)m->tgt_vocab.tok;
+    t->without = m->cfg.without;
+    t->norm_first = m->cfg.norm_first;
     return 0;
 }
 

@@ -348,9 +348,12 @@ static int read_config(tf_config *c, const cJSON *meta, tf_err *e) {
         meta_int(meta, "num_decoder_layers", 1, 0, &c->L_dec, e) ||
         meta_int(meta, "dim_feedforward", 1, 0, &c->F, e) ||
         meta_int(meta, "src_append_eos", 0, 0, &c->src_append_eos, e) ||
-        meta_int(meta, "max_len", 0, 0, &c->max_len, e))
+        meta_int(meta, "max_len", 0, 0, &c->max_len, e) ||
+        meta_int(meta, "norm_first", 0, 0, &c->norm_first, e))
         return -1;
     if (c->src_append_eos != 0 && c->src_append_eos != 1) return tf_fail(e, "__metadata__ \"src_append_eos\" must be \"0\" or \"1\"");
+    if (c->norm_first != 0 && c->norm_first != 1)
+        return tf_fail(e, "__metadata__ \"norm_first\" must be \"0\" (post-LN, the paper) or \"1\" (pre-LN)");
     c->max_len_set = c->max_len != 0;
     if (!c->max_len_set) c->max_len = TF_DEFAULT_MAX_LEN;
     const char *s;
@@ -360,6 +363,13 @@ static int read_config(tf_config *c, const cJSON *meta, tf_err *e) {
     if (s) {
         c->eps = strtof(s, &end);
         if (end == s || *end) return tf_fail(e, "__metadata__ \"layer_norm_eps\" is \"%.40s\", not a number", s);
+    }
+    if (meta_str(meta, "without", &s, e)) return -1;
+    if (s) { // the parts the model was trained without: it runs without them too
+        tf_err why;
+        if (tf_without_parse(s, &c->trained_without, &why))
+            return tf_fail(e, "__metadata__ \"without\" is \"%.40s\": %s", s, why.msg);
+        c->without = c->trained_without;
     }
     if (meta_str(meta, "embed_scale", &s, e)) return -1;
     if (!s || !strcmp(s, "sqrt")) c->embed_scale_is_sqrt = 1;
@@ -680,7 +690,9 @@ static cJSON *metadata_json(const tf_model *m) {
     }
     META_INT("src_append_eos", c->src_append_eos);
     if (c->max_len_set) META_INT("max_len", c->max_len);
+    if (c->norm_first) META_INT("norm_first", 1);
 #undef META_INT
+    if (c->trained_without) cJSON_AddStringToObject(meta, "without", tf_without_format(c->trained_without, buf, sizeof buf));
     char *sv = join_vocab(&m->src_vocab);
     if (sv) cJSON_AddStringToObject(meta, "src_vocab", sv);
     free(sv);

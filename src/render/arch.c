@@ -23,7 +23,8 @@ enum {
     B_ENC_FF = TF_BLOCK_ENC_FF, B_ENC_AN2 = TF_BLOCK_ENC_AN2, B_ENC_NORM = TF_BLOCK_ENC_NORM, B_TGT_EMBED = TF_BLOCK_TGT_EMBED,
     B_TGT_PE = TF_BLOCK_TGT_PE, B_DEC_SELF = TF_BLOCK_DEC_SELF, B_DEC_AN1 = TF_BLOCK_DEC_AN1, B_DEC_CROSS = TF_BLOCK_DEC_CROSS,
     B_DEC_AN2 = TF_BLOCK_DEC_AN2, B_DEC_FF = TF_BLOCK_DEC_FF, B_DEC_AN3 = TF_BLOCK_DEC_AN3, B_DEC_NORM = TF_BLOCK_DEC_NORM,
-    B_LINEAR = TF_BLOCK_LINEAR, B_SOFTMAX = TF_BLOCK_SOFTMAX, NB = TF_BLOCK_COUNT
+    B_LINEAR = TF_BLOCK_LINEAR, B_SOFTMAX = TF_BLOCK_SOFTMAX, B_ENC_LN1 = TF_BLOCK_ENC_LN1, B_ENC_LN2 = TF_BLOCK_ENC_LN2,
+    B_DEC_LN1 = TF_BLOCK_DEC_LN1, B_DEC_LN2 = TF_BLOCK_DEC_LN2, B_DEC_LN3 = TF_BLOCK_DEC_LN3, NB = TF_BLOCK_COUNT
 };
 static const struct {
     const char *text, *label;
@@ -47,7 +48,19 @@ static const struct {
     [B_DEC_NORM] = {N_("Norm"), N_("Decoder final norm"), K_NORM},
     [B_LINEAR] = {N_("Linear"), N_("Linear (logits)"), K_LINEAR},
     [B_SOFTMAX] = {N_("Softmax"), N_("Softmax (output probabilities)"), K_SOFTMAX},
+    // pre-LN (norm_first): a norm before each sublayer
+    [B_ENC_LN1] = {N_("Norm"), N_("Encoder norm 1, before attention"), K_NORM},
+    [B_ENC_LN2] = {N_("Norm"), N_("Encoder norm 2, before the feed-forward"), K_NORM},
+    [B_DEC_LN1] = {N_("Norm"), N_("Decoder norm 1, before masked attention"), K_NORM},
+    [B_DEC_LN2] = {N_("Norm"), N_("Decoder norm 2, before cross-attention"), K_NORM},
+    [B_DEC_LN3] = {N_("Norm"), N_("Decoder norm 3, before the feed-forward"), K_NORM},
 };
+// pre-LN: the add & norm blocks are the residual adds alone
+static const struct { int b; const char *label; } pre_adds[] = {
+    {B_ENC_AN1, N_("Encoder residual 1")}, {B_ENC_AN2, N_("Encoder residual 2")}, {B_DEC_AN1, N_("Decoder residual 1")},
+    {B_DEC_AN2, N_("Decoder residual 2")}, {B_DEC_AN3, N_("Decoder residual 3")},
+};
+static const char *const add_text = N_("Add");
 
 // Okabe & Ito hues, softened towards white like the paper's pastels; text
 // on them is always dark, so the boxes read the same in every theme.
@@ -93,11 +106,23 @@ typedef struct {
     double badge_h, badge_w;  // the "layer 2 of 6" tag under it, room kept for it always
     double x0, y0, x1, y1;    // extent of everything
     const char *(*translate)(const char *); // render_opts.translate
+    int norm_first;           // pre-LN: norms before the sublayers, adds after them
 } layout;
 
 // An interface string in the window's language (English without a translator).
 static const char *tr(const layout *L, const char *s) __attribute__((format_arg(2)));
 static const char *tr(const layout *L, const char *s) { return L->translate ? L->translate(s) : s; }
+
+// What block b's box says and what it is called, in this layout's order of norms.
+static const char *block_text(const layout *L, int b) {
+    for (size_t k = 0; L->norm_first && k < sizeof pre_adds / sizeof *pre_adds; k++) if (pre_adds[k].b == b) return add_text;
+    return blocks[b].text;
+}
+
+static const char *block_label(const layout *L, int b) {
+    for (size_t k = 0; L->norm_first && k < sizeof pre_adds / sizeof *pre_adds; k++) if (pre_adds[k].b == b) return pre_adds[k].label;
+    return blocks[b].label;
+}
 
 static double text_h(cairo_t *cr, const char *s, const render_text_style *st) {
     double w, h;
@@ -138,6 +163,7 @@ static double widest_line(cairo_t *cr, double fs, const char *(*translate)(const
 typedef struct {
     int has_enc_norm, has_dec_norm;
     int L_enc, L_dec, H;   // 0 without a model
+    int norm_first;        // pre-LN
 } model_info;
 
 static const char *input_text[2] = {N_("Inputs"), N_("Outputs\n(shifted right)")};
@@ -160,6 +186,7 @@ static render_text_style badge_style(const layout *L, render_rgb c) {
 static void arch_layout(cairo_t *cr, layout *L, const model_info *mi, double fs, double bw, const char *(*translate)(const char *)) {
     memset(L, 0, sizeof *L);
     L->translate = translate;
+    L->norm_first = mi->norm_first;
     double u = L->u = 16;
     L->fs = fs;
     L->bw = bw;
@@ -167,11 +194,12 @@ static void arch_layout(cairo_t *cr, layout *L, const model_info *mi, double fs,
     for (int b = 0; b < NB; b++) L->has[b] = 1;
     L->has[B_ENC_NORM] = mi->has_enc_norm;
     L->has[B_DEC_NORM] = mi->has_dec_norm;
+    for (int b = B_ENC_LN1; b <= B_DEC_LN3; b++) L->has[b] = mi->norm_first;
     // box heights: the text plus a margin, at least the paper's proportions
     double hb[NB];
     for (int b = 0; b < NB; b++) {
         double minh = blocks[b].k == K_ATTN ? 3.0 : blocks[b].k == K_FF || blocks[b].k == K_EMBED ? 2.6 : 1.9;
-        hb[b] = fmax(minh * u, text_h(cr, tr(L, blocks[b].text), &bs) + 0.7 * u);
+        hb[b] = fmax(minh * u, text_h(cr, tr(L, block_text(L, b)), &bs) + 0.7 * u);
     }
     hb[B_SRC_EMBED] = hb[B_TGT_EMBED] = fmax(hb[B_SRC_EMBED], hb[B_TGT_EMBED]);
     // N× and, under it, the badge: two lines, as wide as the widest it can say
@@ -218,13 +246,16 @@ static void arch_layout(cairo_t *cr, layout *L, const model_info *mi, double fs,
         double bottom = L->plus_y[side] - L->plus_r - pe_gap, y = bottom;
         static const int enc_seq[] = {B_ENC_ATTN, B_ENC_AN1, B_ENC_FF, B_ENC_AN2};
         static const int dec_seq[] = {B_DEC_SELF, B_DEC_AN1, B_DEC_CROSS, B_DEC_AN2, B_DEC_FF, B_DEC_AN3};
-        const int *seq = side == ENC ? enc_seq : dec_seq;
-        int n = side == ENC ? 4 : 6;
+        static const int enc_pre[] = {B_ENC_LN1, B_ENC_ATTN, B_ENC_AN1, B_ENC_LN2, B_ENC_FF, B_ENC_AN2};
+        static const int dec_pre[] = {B_DEC_LN1, B_DEC_SELF, B_DEC_AN1, B_DEC_LN2, B_DEC_CROSS, B_DEC_AN2, B_DEC_LN3, B_DEC_FF, B_DEC_AN3};
+        const int *seq = side == ENC ? (L->norm_first ? enc_pre : enc_seq) : (L->norm_first ? dec_pre : dec_seq);
+        int n = (side == ENC ? 4 : 6) * (L->norm_first ? 3 : 2) / 2;
         double in_y = L->plus_y[side] - L->plus_r;
         for (int k = 0; k < n; k++) {
             int b = seq[k];
             kind kk = blocks[b].k;
-            double gap = kk == K_NORM ? 1.0 * u : b == B_DEC_CROSS ? 2.8 * u : kk == K_ATTN ? 2.3 * u : 1.8 * u;
+            int pre_norm = b >= B_ENC_LN1; // below it, the residual leaves the main line
+            double gap = pre_norm ? 1.8 * u : kk == K_NORM ? 1.0 * u : b == B_DEC_CROSS ? 2.8 * u : kk == K_ATTN ? 2.3 * u : 1.8 * u;
             L->in_y[b] = in_y;
             L->tap_y[b] = y - 0.7 * u;
             L->fork_y[b] = b == B_DEC_CROSS ? y - 1.8 * u : y - 1.5 * u;
@@ -294,15 +325,15 @@ static void line(cairo_t *cr, double x0, double y0, double x1, double y1) {
 
 static double mid_y(rect r) { return r.y + r.h / 2; }
 
-// The wires of one sublayer b and its Add & Norm an: the main line up from
-// in_y, the residual around the sublayer into the side of Add & Norm.
-static void sublayer_wires(cairo_t *cr, const layout *L, int side, int b, int an) {
-    rect r = L->box[b], a = L->box[an];
+// The main line into sublayer b from in_y: straight into a feed-forward,
+// parted into V, K, Q for attention (cross-attention: Q only, from the right).
+static void feed_wires(cairo_t *cr, const layout *L, int side, int b) {
+    rect r = L->box[b];
     double cx = L->cx[side], bot = r.y + r.h;
-    double res_x = side == ENC ? r.x - 0.75 * L->u : r.x + r.w + 0.75 * L->u;
     double xv = r.x + r.w * 0.2, xk = r.x + r.w * 0.5, xq = r.x + r.w * 0.8;
     if (b == B_DEC_CROSS) { // Q from below on the right; K, V come from the encoder
         line(cr, cx, L->in_y[b], cx, L->tap_y[b]);
+        line(cr, cx, L->tap_y[b], xq, L->tap_y[b]);
         arrow(cr, L, xq, L->tap_y[b], xq, bot);
     } else if (blocks[b].k == K_ATTN) { // one line parts into V, K, Q
         line(cr, cx, L->in_y[b], cx, L->fork_y[b]);
@@ -313,6 +344,30 @@ static void sublayer_wires(cairo_t *cr, const layout *L, int side, int b, int an
     } else {
         arrow(cr, L, cx, L->in_y[b], cx, bot);
     }
+}
+
+// Pre-LN: the main line into norm n, from it into sublayer b; the residual
+// leaves below the norm and goes around both into the side of the add a.
+static void sublayer_wires_pre(cairo_t *cr, const layout *L, int side, int n, int b, int a) {
+    rect nr = L->box[n], r = L->box[b], ar = L->box[a];
+    double cx = L->cx[side], res_x = side == ENC ? r.x - 0.75 * L->u : r.x + r.w + 0.75 * L->u;
+    arrow(cr, L, cx, L->in_y[n], cx, nr.y + nr.h);
+    cairo_move_to(cr, cx, L->tap_y[n]);
+    cairo_line_to(cr, res_x, L->tap_y[n]);
+    cairo_line_to(cr, res_x, mid_y(ar));
+    cairo_stroke(cr);
+    arrow(cr, L, res_x, mid_y(ar), side == ENC ? ar.x : ar.x + ar.w, mid_y(ar));
+    feed_wires(cr, L, side, b);
+    arrow(cr, L, cx, r.y, cx, ar.y + ar.h);
+}
+
+// The wires of one sublayer b and its Add & Norm an: the main line up from
+// in_y, the residual around the sublayer into the side of Add & Norm.
+static void sublayer_wires(cairo_t *cr, const layout *L, int side, int b, int an) {
+    rect r = L->box[b], a = L->box[an];
+    double cx = L->cx[side];
+    double res_x = side == ENC ? r.x - 0.75 * L->u : r.x + r.w + 0.75 * L->u;
+    feed_wires(cr, L, side, b);
     // residual: out at the tap, up the outer side, into Add & Norm
     cairo_move_to(cr, cx, L->tap_y[b]);
     cairo_line_to(cr, res_x, L->tap_y[b]);
@@ -333,11 +388,19 @@ static void draw_wires(cairo_t *cr, const layout *L) {
         double dir = side == ENC ? 1 : -1;                                 // icon -> ⊕
         line(cr, L->icon_x[side] + dir * L->icon_r, L->plus_y[side], cx - dir * L->plus_r, L->plus_y[side]);
     }
-    sublayer_wires(cr, L, ENC, B_ENC_ATTN, B_ENC_AN1);
-    sublayer_wires(cr, L, ENC, B_ENC_FF, B_ENC_AN2);
-    sublayer_wires(cr, L, DEC, B_DEC_SELF, B_DEC_AN1);
-    sublayer_wires(cr, L, DEC, B_DEC_CROSS, B_DEC_AN2);
-    sublayer_wires(cr, L, DEC, B_DEC_FF, B_DEC_AN3);
+    if (L->norm_first) {
+        sublayer_wires_pre(cr, L, ENC, B_ENC_LN1, B_ENC_ATTN, B_ENC_AN1);
+        sublayer_wires_pre(cr, L, ENC, B_ENC_LN2, B_ENC_FF, B_ENC_AN2);
+        sublayer_wires_pre(cr, L, DEC, B_DEC_LN1, B_DEC_SELF, B_DEC_AN1);
+        sublayer_wires_pre(cr, L, DEC, B_DEC_LN2, B_DEC_CROSS, B_DEC_AN2);
+        sublayer_wires_pre(cr, L, DEC, B_DEC_LN3, B_DEC_FF, B_DEC_AN3);
+    } else {
+        sublayer_wires(cr, L, ENC, B_ENC_ATTN, B_ENC_AN1);
+        sublayer_wires(cr, L, ENC, B_ENC_FF, B_ENC_AN2);
+        sublayer_wires(cr, L, DEC, B_DEC_SELF, B_DEC_AN1);
+        sublayer_wires(cr, L, DEC, B_DEC_CROSS, B_DEC_AN2);
+        sublayer_wires(cr, L, DEC, B_DEC_FF, B_DEC_AN3);
+    }
     // encoder top -> (Norm) -> up, across the gutter, into the cross-attention as K and V
     rect an2 = L->box[B_ENC_AN2];
     double cx = L->cx[ENC];
@@ -374,8 +437,8 @@ static void draw_box(cairo_t *cr, const layout *L, int b) {
     cairo_set_line_width(cr, L->lw);
     cairo_stroke(cr);
     render_text_style st = box_style(L);
-    double th = text_h(cr, tr(L, blocks[b].text), &st);
-    render_text(cr, tr(L, blocks[b].text), r.x + 0.4 * L->u, mid_y(r) - th / 2, &st);
+    double th = text_h(cr, tr(L, block_text(L, b)), &st);
+    render_text(cr, tr(L, block_text(L, b)), r.x + 0.4 * L->u, mid_y(r) - th / 2, &st);
 }
 
 // The ⊕, the wave icon and the "Positional Encoding" label of one side.
@@ -481,7 +544,7 @@ int render_architecture(cairo_t *cr, const tf_trace *t, const tf_model *m, int s
     cairo_rectangle(cr, 0, 0, w, h);
     cairo_fill(cr);
     model_info mi = {0}; // without a model: the paper's figure, N× and no final norms
-    if (m) mi = (model_info){m->cfg.has_enc_norm, m->cfg.has_dec_norm, m->cfg.L_enc, m->cfg.L_dec, m->cfg.H};
+    if (m) mi = (model_info){m->cfg.has_enc_norm, m->cfg.has_dec_norm, m->cfg.L_enc, m->cfg.L_dec, m->cfg.H, m->cfg.norm_first};
     const tf_stage *s = t && stage >= 0 && stage < t->n ? &t->stages[stage] : NULL;
     double ts = o && o->text_scale > 0 ? o->text_scale : 1;
     // Boxes as wide as the paper's, or as narrow as their words allow when
@@ -551,7 +614,7 @@ int render_architecture(cairo_t *cr, const tf_trace *t, const tf_model *m, int s
         if (boxes && n < max) {
             render_arch_box *x = &boxes[n];
             rect r = L.box[b];
-            *x = (render_arch_box){tx + sc * r.x, ty + sc * r.y, sc * r.w, sc * r.h, (tf_block)b, tr(&L, blocks[b].label), -1, -1};
+            *x = (render_arch_box){tx + sc * r.x, ty + sc * r.y, sc * r.w, sc * r.h, (tf_block)b, tr(&L, block_label(&L, b)), -1, -1};
         }
         n++;
     }

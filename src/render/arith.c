@@ -238,6 +238,13 @@ static void arith_scaled(card *c) {
     if (!sc || D <= 0) return;
     float score = at(sc, c->row, c->col);
     put(c, K_MATH, render_tr(c->o, "score q·k = %s   (%s)"), num(score).s, sc->id);
+    if (c->t->without & TF_WITHOUT_SCALE) { // what if: the division is switched off
+        put(c, K_TEXT, render_tr(c->o, "What if: the division by √d_k is switched off, so the score goes to softmax as it is."));
+        put(c, K_RESULT, "%s = %s", num(score).s, num(at(c->s, c->row, c->col)).s);
+        put(c, K_NOTE, render_tr(c->o, "With d_k = %d, q·k has a variance of about %d instead of 1: softmax then gives nearly all the weight "
+                       "to the largest score."), D, D);
+        return;
+    }
     put(c, K_MATH, "d_k = %d,   √d_k = %s", D, num(sqrt(D)).s);
     put(c, K_RESULT, "%s ÷ %s = %s", num(score).s, num(sqrt(D)).s, num(at(c->s, c->row, c->col)).s);
     put(c, K_NOTE, render_tr(c->o, "Why divide: if the d_k components of q and k are independent with mean 0 and variance 1, "
@@ -252,7 +259,11 @@ static void arith_masked(card *c) {
     if (!ss) return;
     int i = c->row, j = c->col;
     str scaled = num(at(ss, i, j)), q = token(c, c->s->row_axis, i), k = token(c, c->s->col_axis, j);
-    if (c->s->side == TF_SIDE_DEC && c->s->sublayer == TF_SUB_SELF_ATTN) {
+    if (c->s->side == TF_SIDE_DEC && c->s->sublayer == TF_SUB_SELF_ATTN && (c->t->without & TF_WITHOUT_MASK)) {
+        put(c, K_TEXT, render_tr(c->o, "What if: the causal mask is switched off, so every score is kept, even for keys after the query."));
+        if (j > i) put(c, K_NOTE, render_tr(c->o, "Key %d %s comes after query %d %s: the position that predicts the word after %s can read that word here."),
+                       j, k.s, i, q.s, q.s);
+    } else if (c->s->side == TF_SIDE_DEC && c->s->sublayer == TF_SUB_SELF_ATTN) {
         if (j > i) {
             put(c, K_TEXT, render_tr(c->o, "−∞ because key %d %s comes after query %d %s (causal mask): position %d may not look ahead."), j, k.s, i, q.s, i);
             put(c, K_MATH, render_tr(c->o, "scaled score %s  →  −∞"), scaled.s);
@@ -452,6 +463,13 @@ static void arith_add(card *c) {
     const tf_stage *x = input(c, 0), *y = input(c, 1);
     if (!x || !y) return;
     int i = c->row, j = c->col;
+    if (c->t->without & TF_WITHOUT_RESIDUAL) { // what if: no residual connection
+        put(c, K_TEXT, render_tr(c->o, "What if: the residual connection is switched off, so the sublayer's output replaces its input."));
+        put(c, K_MATH, render_tr(c->o, "x = %s   (%s [%d, %d], not added)"), num(at(x, i, j)).s, x->id, i, j);
+        put(c, K_RESULT, render_tr(c->o, "Sublayer(x) = %s"), num(at(c->s, i, j)).s);
+        put(c, K_NOTE, render_tr(c->o, "Without the shortcut, what the layer was given survives only through the sublayer."));
+        return;
+    }
     put(c, K_TEXT, render_tr(c->o, "Residual connection: the sublayer's output is added to its own input, %s (paper §3.1)."), c->s->formula);
     put(c, K_MATH, "x = %s   (%s [%d, %d])", num(at(x, i, j)).s, x->id, i, j);
     put(c, K_MATH, render_tr(c->o, "Sublayer(x) = %s   (%s [%d, %d])"), num(at(y, i, j)).s, y->id, i, j);
@@ -503,6 +521,13 @@ static void arith_norm(card *c) {
 // PE(pos, 2i) = sin(pos / 10000^(2i/C)), PE(pos, 2i+1) = cos(…)
 static void arith_pe(card *c) {
     int pos = c->row, d = c->col, two_i = d & ~1, C = c->s->cols;
+    if (c->t->without & TF_WITHOUT_PE) {
+        put(c, K_TEXT, render_tr(c->o, "What if: the positional encoding is switched off, so every position adds 0."));
+        put(c, K_RESULT, "PE%s = 0", sub2(pos, d).s);
+        put(c, K_NOTE, render_tr(c->o, "The model then sees the words but not their order: self-attention gives the same result for "
+                       "any order of the same words, only in that order."));
+        return;
+    }
     double e = (double)two_i / C, base = pow(10000.0, e), angle = pos / base;
     put(c, K_TEXT, d & 1 ? render_tr(c->o, "Position %d (%s), dimension %d = 2i + 1 with i = %d: odd dimensions use cos, even ones sin.")
                          : render_tr(c->o, "Position %d (%s), dimension %d = 2i with i = %d: even dimensions use sin, odd ones cos."),

@@ -79,6 +79,38 @@ static int source_words(const tf_trace *t, int *first, int *count) {
     return words;
 }
 
+// How peaked the rows of a probability stage are (render.h); here, as the
+// lessons and the compare view both read it.
+void render_prob_rows(const tf_stage *s, int *one_hot, double *mean_entropy) {
+    int oh = 0, rows = 0;
+    double sum = 0;
+    for (int i = 0; i < s->rows; i++) {
+        const float *p = s->data + (size_t)i * s->cols;
+        double h = 0, mx = 0, tot = 0;
+        for (int j = 0; j < s->cols; j++) {
+            tot += p[j];
+            if (p[j] > mx) mx = p[j];
+            if (p[j] > 0) h -= p[j] * log2(p[j]);
+        }
+        if (tot <= 0) continue; // a row masked everywhere: no distribution
+        rows++;
+        oh += mx >= 0.99;
+        sum += h;
+    }
+    if (one_hot) *one_hot = oh;
+    if (mean_entropy) *mean_entropy = rows ? sum / rows : 0;
+}
+
+// What if? The first source token that occurs twice (positions *a < *b);
+// 0 and *a = *b = 0 when no token repeats.
+static int twin(const tf_trace *t, int *a, int *b) {
+    *a = *b = 0;
+    for (int j = 1; j < t->S; j++)
+        for (int i = 0; i < j; i++)
+            if (!strcmp(t->src_labels[i], t->src_labels[j]) && strcmp(t->src_labels[i], "<eos>")) { *a = i; *b = j; return 1; }
+    return 0;
+}
+
 static int scalar(const render_lesson_ctx *c, const char *name, char *out, size_t n, int *words) {
     const tf_config *g = &c->m->cfg;
     struct { const char *name; long v; } ints[] = {
@@ -107,6 +139,12 @@ static int scalar(const render_lesson_ctx *c, const char *name, char *out, size_
         snprintf(out, n, "%d", name[0] == 's' ? c->m->src_bpe.n : c->m->tgt_bpe.n);
         return 0;
     }
+    // where training ended, as the model file records it ("—" when it does not: [if trained] tells)
+    if (!strcmp(name, "train_loss")) { if (c->m->step_loss >= 0) snprintf(out, n, "%.3f", (double)c->m->step_loss); else snprintf(out, n, "—"); return 0; }
+    if (!strcmp(name, "train_step")) { if (c->m->train_step >= 0) snprintf(out, n, "%d", c->m->train_step); else snprintf(out, n, "—"); return 0; }
+    if (!strcmp(name, "heldout")) { if (c->m->heldout_exact >= 0) snprintf(out, n, "%.1f", 100.0 * c->m->heldout_exact); else snprintf(out, n, "—"); return 0; }
+    int ta, tb;
+    if (!strcmp(name, "twin_a") || !strcmp(name, "twin_b")) { twin(c->t, &ta, &tb); snprintf(out, n, "%d", name[5] == 'a' ? ta : tb); return 0; }
     *words = 1; // the rest are words
     if (!strcmp(name, "split_word") || !strcmp(name, "split_pieces")) { // the first word read as pieces, or its pieces
         source_words(c->t, &first, &count);
@@ -123,6 +161,11 @@ static int scalar(const render_lesson_ctx *c, const char *name, char *out, size_
         return 0;
     }
     if (!strcmp(name, "model")) { snprintf(out, n, "%s", c->model ? c->model : "?"); return 0; }
+    if (!strcmp(name, "twin")) { // the repeated token (none: the first)
+        twin(c->t, &ta, &tb);
+        snprintf(out, n, "%s", c->t->S > 0 ? c->t->src_labels[ta] : "");
+        return 0;
+    }
     int src = !strcmp(name, "sentence");
     if (src || !strcmp(name, "translation")) { // the source's tokens, or the decoder input's after <bos>, up to <eos>
         const char *const *tok = src ? c->t->src_labels : c->t->tgt_labels;
@@ -175,8 +218,34 @@ static int value(const render_lesson_ctx *c, const char *expr, char *out, size_t
         snprintf(out, n, "%d", w[1][0] == 'r' ? s->rows : s->cols);
         return 0;
     }
-    int r, col;
-    if (index_of(w[1], s->rows, &r)) return why(out, n, "%s: no such row", expr);
+    if (nw == 2 && (!strcmp(w[1], "onehot") || !strcmp(w[1], "entropy"))) { // what if? how peaked the rows are
+        int oh = 0;
+        double h = 0;
+        if (s->kind == TF_KIND_PROB) render_prob_rows(s, &oh, &h);
+        else return why(out, n, "%s: onehot and entropy read rows of probabilities (attention weights, out.probs)", expr);
+        if (w[1][0] == 'o') snprintf(out, n, "%d", oh);
+        else snprintf(out, n, "%.2f", h);
+        return 0;
+    }
+    int r, col, ta, tb;
+    const char *rowname = w[1];
+    if (!strcmp(rowname, "twin") || !strcmp(rowname, "twin2") || !strcmp(rowname, "twin_gap")) { // the rows of a repeated source token
+        if (s->row_axis != TF_AXIS_SRC) return why(out, n, "%s: twin reads a stage whose rows are the source tokens", expr);
+        twin(c->t, &ta, &tb);
+        if (!strcmp(rowname, "twin_gap")) { // the largest difference between the two rows
+            double gap = 0;
+            for (int j = 0; j < s->cols; j++) {
+                float x = s->data[(size_t)ta * s->cols + j], y = s->data[(size_t)tb * s->cols + j];
+                if (isfinite(x) && isfinite(y)) gap = fmax(gap, fabs((double)x - y));
+            }
+            put_value((float)gap, out, n);
+            return 0;
+        }
+        static char idx[16];
+        snprintf(idx, sizeof idx, "%d", rowname[4] ? tb : ta);
+        rowname = idx;
+    }
+    if (index_of(rowname, s->rows, &r)) return why(out, n, "%s: no such row", expr);
     const float *row = s->data + (size_t)r * (size_t)s->cols;
     if (nw == 2) { // the row as a vector, its numbers as the cells show them: all up to 6, else the first 4 and "…"
         // (no-break spaces: a vector never wraps; split over two lines of
@@ -257,12 +326,21 @@ int render_lesson_cond(const render_lesson_ctx *c, const char *cond, char *out, 
     else if (!strcmp(p, "tied")) v = !c->m->cfg.has_generator; // the output layer is the target embedding (§3.4)
     else if (!strcmp(p, "recurrent")) v = c->m->cfg.arch == TF_ARCH_LSTM; // a seq2seq LSTM or an RNN with attention
     else if (!strcmp(p, "reversed")) v = c->m->cfg.arch == TF_ARCH_LSTM && c->m->cfg.reverse_source; // it reads the source backwards
+    else if (!strncmp(p, "without=", 8)) { // what if? the run on screen is without this part
+        int bits;
+        tf_err e;
+        if (tf_without_parse(p + 8, &bits, &e) || !bits) return why(out, n, "[if %s]: write without=pe, without=scale, without=mask or without=residual", cond);
+        v = (c->t->without & bits) == bits;
+    } else if (!strcmp(p, "twin")) { int a, b; v = twin(c->t, &a, &b); } // a source token occurs twice
+    else if (!strcmp(p, "norm_first")) v = c->m->cfg.norm_first; // pre-LN layers
+    else if (!strcmp(p, "trained")) v = c->m->train_step >= 0; // the file records where its training ended
     else if (!strcmp(p, "sharp") || !strcmp(p, "flat")) { // attention weights only: beside anything else neither holds
         if (c->stage < 0) return why(out, n, "%s: sharp and flat need a stage", cond);
         v = c->t->stages[c->stage].op == TF_OP_WEIGHTS && (attention_sharpness(c) >= 0.5) == (p[0] == 's');
     } else {
         snprintf(name, sizeof name, "%s", cond);
-        return why(out, n, "[if %s]: not a condition tviz knows; use model=NAME, model!=NAME, has STAGE, greedy, tied, pieces, split, aligning, recurrent, reversed, sharp or flat, ! in front for not", name);
+        return why(out, n, "[if %s]: not a condition tviz knows; use model=NAME, model!=NAME, has STAGE, greedy, tied, pieces, split, aligning, recurrent, "
+                           "reversed, sharp, flat, without=PART, twin, norm_first or trained, ! in front for not", name);
     }
     return neg ? !v : v;
 }

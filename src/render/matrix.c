@@ -370,7 +370,7 @@ static void paint_bg(cairo_t *cr, const render_theme *th, double w, double h) {
 static void draw_header(cairo_t *cr, const tf_trace *t, int stage, const layout *L, const render_theme *th, double w,
                         const render_opts *o) {
     const tf_stage *s = &t->stages[stage];
-    char title[300], sub[400];
+    char title[300], sub[900];
     render_stage_title(t, stage, o, title, sizeof title);
     double pad = L->fs * 0.9;
     render_text_style ts = render_style(L->fs * 1.5, th->fg);
@@ -379,7 +379,13 @@ static void draw_header(cairo_t *cr, const tf_trace *t, int stage, const layout 
     y += render_heading(cr, title, pad, y, w, o, &ts);
     // the formula, the id and the size: each an isolate, so a right-to-left line keeps each in its order
     if (o && o->rtl) snprintf(sub, sizeof sub, "\u2068%s\u2069    ·    \u2068%s\u2069    ·    \u2068%d × %d\u2069", render_tr(o, s->formula), s->id, s->rows, s->cols);
-    else snprintf(sub, sizeof sub, "%s    ·    %s    ·    %d × %d", s->formula, s->id, s->rows, s->cols);
+    else snprintf(sub, sizeof sub, "%s    ·    %s    ·    %d × %d", render_tr(o, s->formula), s->id, s->rows, s->cols);
+    if (t->without) { // what if? every stage of such a run says so
+        char parts[300], what[400];
+        size_t k = strlen(sub);
+        snprintf(what, sizeof what, render_tr(o, "what if: without %s"), render_without_text(o, t->without, parts, sizeof parts));
+        snprintf(sub + k, sizeof sub - k, o && o->rtl ? "    ·    \u2068%s\u2069" : "    ·    %s", what);
+    }
     render_text_style ss = render_style(L->fs, th->muted);
     render_heading(cr, sub, pad, y + L->fs * 0.15, w, o, &ss);
 }
@@ -679,4 +685,188 @@ void render_strip(cairo_t *cr, const tf_trace *const *traces, const int *stage_o
     Lb.bar_x = w - bar + fs * 0.5;
     Lb.gy = top + fs * 1.5;
     draw_colorbar(cr, s, &sc, &Lb, &th, fmin(ah * 0.6, fs * 16), o);
+}
+
+// ---------------------------------------------------------------- what if? the compare view
+// Each row's entropy in bits (rows that are all 0, fully masked: -1).
+static void row_entropy(const tf_stage *s, double *h) {
+    for (int i = 0; i < s->rows; i++) {
+        const float *p = s->data + (size_t)i * s->cols;
+        double e = 0, tot = 0;
+        for (int j = 0; j < s->cols; j++) {
+            tot += p[j];
+            if (p[j] > 0) e -= p[j] * log2(p[j]);
+        }
+        h[i] = tot > 0 ? e : -1;
+    }
+}
+
+// One panel of the comparison: a caption above, the cells, the labels; for
+// probabilities a strip at its right with each row's entropy as a bar (full
+// width: log₂ of the columns, a uniform row) and its value.
+static void compare_panel(cairo_t *cr, const tf_trace *t, const tf_stage *s, const scale *sc, const render_opts *o,
+                          const render_theme *th, double x, double y, double w, double h, const char *caption, int entropy) {
+    double strip = entropy ? fmin(w * 0.2, 90 * o->text_scale) : 0;
+    cairo_save(cr);
+    cairo_translate(cr, x, y);
+    layout L;
+    matrix_layout(cr, t, s, o, w - strip, h, 1, &L);
+    render_text_style ts = render_style(L.fs * 1.1, th->fg);
+    ts.bold = 1;
+    ts.align = RENDER_ALIGN_CENTER;
+    ts.max_width = w;
+    render_text(cr, caption, L.gx + L.gw / 2, L.fs * 0.2, &ts);
+    draw_cells(cr, s, sc, &L, th);
+    draw_labels(cr, t, s, &L, th);
+    if (entropy && s->rows <= 4096) {
+        double hb[4096], full = log2(fmax(2, s->cols)), sx = L.gx + L.gw + L.fs * 0.5, sw = strip - L.fs * 0.8;
+        row_entropy(s, hb);
+        render_text_style hs = render_style(fmin(L.fs * 0.85, fmax(L.ch * 0.5, 6)), th->fg);
+        render_text_style cs = render_style(L.fs * 0.85, th->muted);
+        cs.align = RENDER_ALIGN_CENTER;
+        render_text(cr, render_tr(o, "entropy (bits)"), sx + sw / 2, L.gy - L.fs * 1.4, &cs);
+        char buf[32];
+        for (int i = 0; i < s->rows && sw > 4; i++) {
+            if (hb[i] < 0) continue;
+            double by = L.gy + i * L.ch + L.ch * 0.15, bh = L.ch * 0.7;
+            render_set_rgb(cr, th->grid);
+            cairo_rectangle(cr, sx, by, sw, bh);
+            cairo_fill(cr);
+            render_set_rgb(cr, th->accent);
+            cairo_rectangle(cr, sx, by, sw * fmin(1, hb[i] / full), bh);
+            cairo_fill(cr);
+            if (L.ch >= 9) {
+                snprintf(buf, sizeof buf, "%.2f", hb[i]);
+                render_text(cr, buf, sx + 2, by + bh / 2 - hs.size * 0.68, &hs);
+            }
+        }
+    }
+    cairo_restore(cr);
+}
+
+// A horizontal colour bar from lo to hi with its ends and middle written, and what it shows.
+static void compare_bar(cairo_t *cr, const scale *sc, double x, double y, double w, double fs, const char *what, const render_theme *th,
+                        int o_rtl) {
+    cairo_pattern_t *g = cairo_pattern_create_linear(x, 0, x + w, 0);
+    for (int k = 0; k <= 32; k++) {
+        render_rgb c = render_cmap_at(sc->cmap, k / 32.0);
+        cairo_pattern_add_color_stop_rgb(g, k / 32.0, c.r, c.g, c.b);
+    }
+    cairo_rectangle(cr, x, y, w, fs);
+    cairo_set_source(cr, g);
+    cairo_fill(cr);
+    cairo_pattern_destroy(g);
+    render_set_rgb(cr, th->fg);
+    cairo_set_line_width(cr, 1);
+    cairo_rectangle(cr, x, y, w, fs);
+    cairo_stroke(cr);
+    char buf[32];
+    render_text_style st = render_style(fs * 0.85, th->fg);
+    for (int k = 0; k <= 2; k++) {
+        st.align = k == 0 ? RENDER_ALIGN_LEFT : k == 1 ? RENDER_ALIGN_CENTER : RENDER_ALIGN_RIGHT;
+        render_text(cr, render_format_value((float)(sc->lo + (sc->hi - sc->lo) * k / 2.0), buf, sizeof buf, 2), x + w * k / 2.0, y + fs * 1.1, &st);
+    }
+    render_text_style ws = render_style(fs * 0.85, th->muted);
+    ws.align = RENDER_ALIGN_CENTER;
+    render_text(cr, what, x + w / 2, y - fs * (o_rtl ? 1.9 : 1.4), &ws);
+}
+
+void render_whatif_compare(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h) {
+    render_theme th = render_theme_get(o);
+    paint_bg(cr, &th, w, h);
+    if (stage < 0 || stage >= t->n || !o->with_all || o->with_all->n != t->n) return;
+    const tf_stage *off = &t->stages[stage], *on = &o->with_all->stages[stage];
+    if (on->rows != off->rows || on->cols != off->cols) return;
+    // the difference: without − with (−∞ where either is masked)
+    size_t n = (size_t)off->rows * off->cols;
+    float *dd = malloc(sizeof(float) * (n ? n : 1));
+    if (!dd) return;
+    for (size_t i = 0; i < n; i++) {
+        float a = off->data[i], b = on->data[i];
+        dd[i] = isinf(a) || isinf(b) ? -INFINITY : tf_sat(a - b);
+    }
+    tf_stage diff = *off;
+    diff.data = dd;
+    diff.kind = TF_KIND_SIGNED;
+    // the header: where, what, and what is switched off
+    layout Lh;
+    matrix_layout(cr, t, off, o, w, h, 0, &Lh);
+    double fs = Lh.fs, pad = fs * 0.9;
+    char title[400], parts[300], sub[700];
+    render_stage_title(t, stage, o, title, sizeof title);
+    render_text_style ts = render_style(fs * 1.5, th.fg);
+    ts.bold = 1;
+    double y = pad * 0.8;
+    y += render_heading(cr, title, pad, y, w, o, &ts);
+    render_without_text(o, t->without, parts, sizeof parts);
+    snprintf(sub, sizeof sub, render_tr(o, "What if: without %s. The stage with every part, without, and their difference (without − with)."), parts);
+    render_text_style ss = render_style(fs, th.accent);
+    ss.bold = 1;
+    y += render_heading(cr, sub, pad, y + fs * 0.15, w, o, &ss) + fs * 0.6;
+    // the three panels, one scale for the first two, a diverging one for the difference
+    int prob = off->kind == TF_KIND_PROB;
+    const tf_stage *both[2] = {on, off};
+    scale sc, sd;
+    scale_for(&sc, both, 2, o);
+    render_opts od = *o;
+    od.cmap_set = 1;
+    od.cmap = o->cmap_set && render_cmap_is_diverging(o->cmap) ? o->cmap : RENDER_CMAP_RDBU;
+    const tf_stage *dp = &diff;
+    scale_for(&sd, &dp, 1, &od);
+    // Wide: three panels in a row, the colour bars and numbers below. Narrow
+    // (the window's middle): with and without side by side, the difference
+    // under them, the colour bars and numbers beside it.
+    double top = y + fs * 0.4, avail = h - top;
+    int wide = w >= 2.6 * avail;
+    double pw = wide ? (w - 2 * pad) / 3 : (w - 2 * pad) / 2, ph = wide ? avail - fs * 6.6 : avail / 2;
+    double xs[3], ys[3];
+    for (int k = 0; k < 3; k++) { // the left panel is the start of reading: at the right in a right-to-left language
+        int col = wide ? k : k % 2, cols = wide ? 3 : 2;
+        xs[k] = o->rtl ? pad + (cols - 1 - col) * pw : pad + col * pw;
+        ys[k] = wide || k < 2 ? top : top + ph;
+    }
+    char cap[300];
+    compare_panel(cr, t, on, &sc, o, &th, xs[0], ys[0], pw * 0.97, ph, render_tr(o, "With every part"), prob);
+    snprintf(cap, sizeof cap, render_tr(o, "Without %s"), parts);
+    compare_panel(cr, t, off, &sc, o, &th, xs[1], ys[1], pw * 0.97, ph, cap, prob);
+    compare_panel(cr, t, &diff, &sd, &od, &th, xs[2], ys[2], pw * 0.97, ph, render_tr(o, "Difference: without − with"), 0);
+    // the colour bars, and what changed, in numbers
+    double bw = fmin(pw * 0.6, fs * 18);
+    double lx = wide ? pad : (o->rtl ? pad : pad + pw), ly = wide ? h - fs * 6.6 : top + ph, lw = wide ? w - 2 * pad : pw;
+    if (wide) {
+        compare_bar(cr, &sc, fmin(xs[0], xs[1]) + pw - bw / 2, ly + fs * 1.6, bw, fs, render_tr(o, prob ? N_("probability (with and without)") : N_("value (with and without)")), &th, o->rtl);
+        compare_bar(cr, &sd, xs[2] + (pw - bw) / 2, ly + fs * 1.6, bw, fs, render_tr(o, "difference"), &th, o->rtl);
+    } else {
+        compare_bar(cr, &sc, lx + (lw - bw) / 2, ly + fs * 2.6, bw, fs, render_tr(o, prob ? N_("probability (with and without)") : N_("value (with and without)")), &th, o->rtl);
+        compare_bar(cr, &sd, lx + (lw - bw) / 2, ly + fs * 6.6, bw, fs, render_tr(o, "difference"), &th, o->rtl);
+    }
+    char line[600];
+    render_text_style ls = render_style(fs, th.fg);
+    ls.width = lw;
+    ls.dir = o->rtl ? RENDER_DIR_RTL : RENDER_DIR_AUTO;
+    ls.align = o->rtl ? RENDER_ALIGN_RIGHT : RENDER_ALIGN_LEFT;
+    if (prob) {
+        int oh_on, oh_off;
+        double h_on, h_off;
+        render_prob_rows(on, &oh_on, &h_on);
+        render_prob_rows(off, &oh_off, &h_off);
+        snprintf(line, sizeof line, render_tr(o, "Rows almost one-hot (largest weight ≥ 0.99): %d of %d with every part, %d of %d without. "
+                                                 "Mean entropy: %.2f bits with, %.2f bits without (uniform: %.2f)."),
+                 oh_on, off->rows, oh_off, off->rows, h_on, h_off, log2(fmax(1, off->cols)));
+    } else {
+        double most = 0, mean = 0;
+        size_t at = 0, counted = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!isfinite(dd[i])) continue;
+            mean += fabs(dd[i]);
+            counted++;
+            if (fabs(dd[i]) > most) { most = fabs(dd[i]); at = i; }
+        }
+        char b1[32], b2[32], lb[16];
+        snprintf(line, sizeof line, render_tr(o, "Largest change: %s at row %s, column %d; mean change %s."),
+                 render_format_value((float)most, b1, sizeof b1, 3), tf_axis_label(t, off->row_axis, (int)(at / (size_t)off->cols), lb, sizeof lb),
+                 (int)(at % (size_t)off->cols), render_format_value((float)(counted ? mean / counted : 0), b2, sizeof b2, 3));
+    }
+    render_text(cr, line, lx, wide ? h - fs * 2.2 : ly + fs * 9.6, &ls);
+    free(dd);
 }

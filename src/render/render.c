@@ -8,7 +8,7 @@
 
 static const char *view_names[RENDER_VIEW_COUNT] = {
     "auto", "matrix", "heatmap", "heads", "grid", "pe-heatmap", "pe-curves", "pe-similarity", "architecture", "arithmetic",
-    "lines", "lines-heads", "top-k", "compare-length", "side-by-side"};
+    "lines", "lines-heads", "top-k", "compare-length", "side-by-side", "compare", "loss"};
 
 void render_opts_default(render_opts *o) {
     memset(o, 0, sizeof *o);
@@ -37,8 +37,27 @@ void render_set_rgb(cairo_t *cr, render_rgb c) { cairo_set_source_rgb(cr, c.r, c
 const char *render_view_name(render_view v) { return v < RENDER_VIEW_COUNT ? view_names[v] : "?"; }
 const char *render_view_names(void) {
     return "heatmap, matrix, heads, grid, lines, lines-heads, top-k, pe-heatmap, pe-curves, pe-similarity, architecture, arithmetic, "
-           "compare-length, side-by-side";
+           "compare-length, side-by-side, compare, loss";
 }
+
+// ---------------------------------------------------------------- what if?
+const char *render_part_name(const render_opts *o, int part) {
+    static const char *const names[TF_WITHOUT_PARTS] = {N_("positional encoding"), N_("the division by √d_k"), N_("the causal mask"),
+                                                        N_("the residual connections")};
+    return part >= 0 && part < TF_WITHOUT_PARTS ? render_tr(o, names[part]) : "?";
+}
+
+const char *render_without_text(const render_opts *o, int without, char *buf, size_t n) {
+    size_t k = 0;
+    if (n) buf[0] = 0;
+    for (int p = 0; p < TF_WITHOUT_PARTS && k < n; p++) {
+        if (!(without & (1 << p))) continue;
+        int w = snprintf(buf + k, n - k, "%s%s", k ? render_tr(o, ", ") : "", render_part_name(o, p));
+        if (w > 0) k += (size_t)w;
+    }
+    return buf;
+}
+
 
 int render_view_parse(const char *name, render_view *out) {
     for (int i = 0; i < RENDER_VIEW_COUNT; i++)
@@ -97,6 +116,18 @@ int render_view_check(const tf_trace *t, int stage, render_view v, const render_
             return -1;
         }
         return 0;
+    case RENDER_VIEW_COMPARE:
+        if (!s) { snprintf(why, n, "the compare view needs a stage; give --stage ID"); return -1; }
+        if (!o->with_all || !t->without) {
+            snprintf(why, n, "the compare view sets a stage beside itself with parts switched off; give --without pe,scale,mask,residual");
+            return -1;
+        }
+        if (o->with_all->n != t->n || stage >= o->with_all->n || o->with_all->stages[stage].rows != s->rows ||
+            o->with_all->stages[stage].cols != s->cols) {
+            snprintf(why, n, "the two runs to compare differ in shape; compare runs of one model on one sentence");
+            return -1;
+        }
+        return 0;
     default:
         return 0;
     }
@@ -123,6 +154,11 @@ void render_default_size(const tf_trace *t, int stage, render_view v, double *w,
         break;
     case RENDER_VIEW_COMPARE_LENGTH: *w = 1200; *h = 760; break;
     case RENDER_VIEW_SIDE_BY_SIDE: *w = 1800; *h = 900; break;
+    case RENDER_VIEW_LOSS: *w = 1200; *h = 700; break;
+    case RENDER_VIEW_COMPARE:
+        *w = 1800;
+        if (s) *h = fmin(fmax(330 + s->rows * fmin(60, 520.0 / fmax(s->cols, 1)), 560), 1100);
+        break;
     case RENDER_VIEW_MATRIX:
     case RENDER_VIEW_HEATMAP:
     case RENDER_VIEW_AUTO:
@@ -158,6 +194,13 @@ void render_draw(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, r
     case RENDER_VIEW_TOPK: render_topk(cr, t, stage, o, w, h); break;
     case RENDER_VIEW_COMPARE_LENGTH: if (o->compare) render_compare_length(cr, o->compare, o, w, h); break;
     case RENDER_VIEW_SIDE_BY_SIDE: render_side_by_side(cr, t, m, o, w, h); break;
+    case RENDER_VIEW_COMPARE: render_whatif_compare(cr, t, stage, o, w, h); break;
+    case RENDER_VIEW_LOSS: {
+        static const char *const none = "";
+        if (o->n_models > 0) render_loss_compare(cr, o->models, o->model_names, o->n_models, o, w, h);
+        else if (m) render_loss_compare(cr, &m, &none, 1, o, w, h);
+        break;
+    }
     default: break;
     }
     cairo_restore(cr);

@@ -53,6 +53,14 @@ typedef struct {
     int time_step;              // a recurrent model: the time step (row) being looked at, lit in the matrix and the map; -1 none
     const tf_trace *beside;     // the side-by-side view: the same sentence through another model (its trace and model)
     const tf_model *beside_model;
+    // what if? (the compare view): the same run with every part switched on
+    // (tf_run_compare), beside the trace drawn, whose parts are off; NULL: none
+    const tf_trace *with_all;
+    // the loss view: the models whose training curves are drawn together and
+    // their names; n_models 0: the model drawn (render_draw's m) alone
+    const tf_model *const *models;
+    const char *const *model_names;
+    int n_models;
 } render_opts;
 
 void render_opts_default(render_opts *o);
@@ -145,6 +153,8 @@ typedef enum {
     RENDER_VIEW_TOPK,          // logits / probabilities: each row's k most likely tokens as bars
     RENDER_VIEW_COMPARE_LENGTH, // models' held-out exact match by source length, side by side (o->compare)
     RENDER_VIEW_SIDE_BY_SIDE,  // the same sentence through the Transformer and a recurrent model (o->beside)
+    RENDER_VIEW_COMPARE,       // what if? the stage with every part, with parts switched off, their difference (o->with_all)
+    RENDER_VIEW_LOSS,          // training loss (and held-out accuracy) of one or more models, from their files
     RENDER_VIEW_COUNT
 } render_view;
 
@@ -269,11 +279,29 @@ void render_model_kind(const tf_model *m, const render_opts *o, char *buf, size_
 // cross-attention head, the RNN's attention weights, or v for an LSTM without
 // attention; each with what the model wrote.
 void render_side_by_side(cairo_t *cr, const tf_trace *t, const tf_model *m, const render_opts *o, double w, double h);
+// ---------------------------------------------------------------- what if? (matrix.c, render.c)
+// "positional encoding, the causal mask": the parts switched off (TF_WITHOUT_*
+// bits) in the language of o. Returns buf.
+const char *render_without_text(const render_opts *o, int without, char *buf, size_t n);
+// The name of one part (0..3: pe, scale, mask, residual), translated.
+const char *render_part_name(const render_opts *o, int part);
+// The rows of a probability stage (attention weights, output probabilities):
+// how many are one-hot (their largest value ≥ 0.99), and their mean entropy
+// in bits (−Σ p log₂ p; 0 for one-hot, log₂ n for uniform).
+void render_prob_rows(const tf_stage *s, int *one_hot, double *mean_entropy);
+// The compare view: stage of t (parts off) beside the same stage of o->with_all
+// (every part on) and their difference, with each row's entropy for
+// probabilities.
+void render_whatif_compare(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h);
 
 // ---------------------------------------------------------------- training (plot.c)
 // The loss of each step (n), and optionally the held-out exact match (0–1) at
 // some steps (n_acc dots on a right-hand axis).
 void render_loss_curve(cairo_t *cr, const float *loss, int n, const float *acc, const int *acc_step, int n_acc,
                        const render_opts *o, double w, double h);
+// The loss view: the curves the model files keep (loss_curve, heldout_curve)
+// of n models side by side on one pair of axes, one colour each, named.
+void render_loss_compare(cairo_t *cr, const tf_model *const *models, const char *const *names, int n, const render_opts *o,
+                         double w, double h);
 
 #endif

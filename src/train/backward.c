@@ -140,11 +140,11 @@ static void layernorm_backward(float *dx, float *dw, float *db, const float *dou
     }
 }
 
-// undoes residual() in model.c: add = x + sub ⊙ mask
-//   dx += dadd;  dsub = dadd ⊙ mask (mask NULL: no dropout)
-static void residual_backward(float *dx, float *dsub, const float *dadd, const float *mask, int n) {
+// undoes residual() in model.c: add = x + sub ⊙ mask (without the residual: add = sub ⊙ mask)
+//   dx += dadd (with the residual);  dsub = dadd ⊙ mask (mask NULL: no dropout)
+static void residual_backward(float *dx, float *dsub, const float *dadd, const float *mask, int with_residual, int n) {
     for (int i = 0; i < n; i++) {
-        dx[i] += dadd[i];
+        if (with_residual) dx[i] += dadd[i];
         dsub[i] = mask ? dadd[i] * mask[i] : dadd[i];
     }
 }
@@ -154,12 +154,12 @@ static void residual_backward(float *dx, float *dsub, const float *dadd, const f
 // d->concat, d->weights (dweights), d->scores (dscores), d->q, d->k, d->v.
 // For self-attention dxq and dxkv are the same buffer.
 static void attention_backward(tf_attn_w *g, float *dxq, float *dxkv, tf_attn_acts *d, const tf_attn_acts *a,
-                               const tf_attn_w *w, const float *xq, const float *xkv, int Tq, int Tk, int C, int H) {
+                               const tf_attn_w *w, const float *xq, const float *xkv, int scaled, int Tq, int Tk, int C, int H) {
     int D = C / H;
     size_t CC = (size_t)C * C;
     // out = concat W_Oᵀ + b_O
     linear_backward(d->concat, g->out_w, g->out_b, d->out, a->concat, w->out_w, Tq, C, C);
-    float rsqrt_d = 1.0f / sqrtf((float)D);
+    float rsqrt_d = scaled ? 1.0f / sqrtf((float)D) : 1.0f; // (without scale: scaled = scores)
     for (int h = 0; h < H; h++) {
         size_t hoff = (size_t)h * Tq * Tk;
         const float *p = a->weights + hoff;
@@ -238,59 +238,94 @@ double tf_xent_backward(float *dlogits, const float *logits, const int *y, int T
 // undoes tf_encode (model.c), from d->memory down to the source embedding.
 static void encode_backward(tf_model *g, tf_acts *d, const tf_acts *a, const tf_model *m, const int *src) {
     const tf_config *c = &m->cfg;
-    int S = a->S, C = c->C, L = c->L_enc;
-    // enc_norm = LayerNorm(x)   (when the model has a final norm)
-    if (c->has_enc_norm)
-        layernorm_backward(d->enc[L - 1].norm2, g->enc_norm_w, g->enc_norm_b, d->enc_norm, a->enc[L - 1].norm2,
-                           m->enc_norm_w, c->eps, S, C);
+    int S = a->S, C = c->C, L = c->L_enc, pre = c->norm_first;
+    int res = !(c->without & TF_WITHOUT_RESIDUAL), scaled = !(c->without & TF_WITHOUT_SCALE);
+    // enc_norm = LayerNorm(x)   (when the model has a final norm; x is the last layer's output)
+    if (c->has_enc_norm) {
+        float *dlast = pre ? d->enc[L - 1].add2 : d->enc[L - 1].norm2;
+        const float *last = pre ? a->enc[L - 1].add2 : a->enc[L - 1].norm2;
+        layernorm_backward(dlast, g->enc_norm_w, g->enc_norm_b, d->enc_norm, last, m->enc_norm_w, c->eps, S, C);
+    }
     for (int l = L - 1; l >= 0; l--) {
         const tf_layer_acts *la = &a->enc[l];
         tf_layer_acts *dl = &d->enc[l];
         const tf_layer_w *w = &m->enc[l];
         tf_layer_w *gw = &g->enc[l];
-        const float *x = l ? a->enc[l - 1].norm2 : a->src_input;
-        float *dx = l ? d->enc[l - 1].norm2 : d->src_input;
+        const float *x = l ? (pre ? a->enc[l - 1].add2 : a->enc[l - 1].norm2) : a->src_input;
+        float *dx = l ? (pre ? d->enc[l - 1].add2 : d->enc[l - 1].norm2) : d->src_input;
+        if (pre) {
+            // add2 = add1 + Dropout(FFN(norm2));  norm2 = LayerNorm(add1)
+            residual_backward(dl->add1, dl->ffn_out, dl->add2, la->drop2, res, S * C);
+            ffn_backward(gw, dl->norm2, dl, la, w, la->norm2, S, C, c->F);
+            layernorm_backward(dl->add1, gw->n2w, gw->n2b, dl->norm2, la->add1, w->n2w, c->eps, S, C);
+            // add1 = x + Dropout(SelfAttention(norm1));  norm1 = LayerNorm(x)
+            residual_backward(dx, dl->self_attn.out, dl->add1, la->drop1, res, S * C);
+            attention_backward(&gw->self_attn, dl->norm1, dl->norm1, &dl->self_attn, &la->self_attn, &w->self_attn, la->norm1,
+                               la->norm1, scaled, S, S, C, c->H);
+            layernorm_backward(dx, gw->n1w, gw->n1b, dl->norm1, x, w->n1w, c->eps, S, C);
+            continue;
+        }
         // norm2 = LayerNorm(add2);  add2 = norm1 + Dropout(FFN(norm1))
         layernorm_backward(dl->add2, gw->n2w, gw->n2b, dl->norm2, la->add2, w->n2w, c->eps, S, C);
-        residual_backward(dl->norm1, dl->ffn_out, dl->add2, la->drop2, S * C);
+        residual_backward(dl->norm1, dl->ffn_out, dl->add2, la->drop2, res, S * C);
         ffn_backward(gw, dl->norm1, dl, la, w, la->norm1, S, C, c->F);
         // norm1 = LayerNorm(add1);  add1 = x + Dropout(SelfAttention(x))
         layernorm_backward(dl->add1, gw->n1w, gw->n1b, dl->norm1, la->add1, w->n1w, c->eps, S, C);
-        residual_backward(dx, dl->self_attn.out, dl->add1, la->drop1, S * C);
-        attention_backward(&gw->self_attn, dx, dx, &dl->self_attn, &la->self_attn, &w->self_attn, x, x, S, S, C, c->H);
+        residual_backward(dx, dl->self_attn.out, dl->add1, la->drop1, res, S * C);
+        attention_backward(&gw->self_attn, dx, dx, &dl->self_attn, &la->self_attn, &w->self_attn, x, x, scaled, S, S, C, c->H);
     }
     embed_backward(g->src_embed, d->src_input, a->src_drop, c->embed_scale, src, S, C);
 }
 
 void tf_backward(tf_model *g, tf_acts *d, const tf_acts *a, const tf_model *m, const int *src, const int *tgt) {
     const tf_config *c = &m->cfg;
-    int T = a->T, S = a->S, C = c->C, L = c->L_dec;
+    int T = a->T, S = a->S, C = c->C, L = c->L_dec, pre = c->norm_first;
+    int res = !(c->without & TF_WITHOUT_RESIDUAL), scaled = !(c->without & TF_WITHOUT_SCALE);
     // logits = dec_out Gᵀ + b   (G is the target embedding when tied: its gradient adds up)
     linear_backward(d->dec_out, g->gen_w, g->gen_b, d->logits, a->dec_out, m->gen_w, T, C, c->V_tgt);
     // dec_norm = LayerNorm(x)
-    if (c->has_dec_norm)
-        layernorm_backward(d->dec[L - 1].norm3, g->dec_norm_w, g->dec_norm_b, d->dec_norm, a->dec[L - 1].norm3,
-                           m->dec_norm_w, c->eps, T, C);
+    if (c->has_dec_norm) {
+        float *dlast = pre ? d->dec[L - 1].add3 : d->dec[L - 1].norm3;
+        const float *last = pre ? a->dec[L - 1].add3 : a->dec[L - 1].norm3;
+        layernorm_backward(dlast, g->dec_norm_w, g->dec_norm_b, d->dec_norm, last, m->dec_norm_w, c->eps, T, C);
+    }
     for (int l = L - 1; l >= 0; l--) {
         const tf_layer_acts *la = &a->dec[l];
         tf_layer_acts *dl = &d->dec[l];
         const tf_layer_w *w = &m->dec[l];
         tf_layer_w *gw = &g->dec[l];
-        const float *x = l ? a->dec[l - 1].norm3 : a->tgt_input;
-        float *dx = l ? d->dec[l - 1].norm3 : d->tgt_input;
+        const float *x = l ? (pre ? a->dec[l - 1].add3 : a->dec[l - 1].norm3) : a->tgt_input;
+        float *dx = l ? (pre ? d->dec[l - 1].add3 : d->dec[l - 1].norm3) : d->tgt_input;
+        if (pre) {
+            // add3 = add2 + Dropout(FFN(norm3));  norm3 = LayerNorm(add2)
+            residual_backward(dl->add2, dl->ffn_out, dl->add3, la->drop3, res, T * C);
+            ffn_backward(gw, dl->norm3, dl, la, w, la->norm3, T, C, c->F);
+            layernorm_backward(dl->add2, gw->n3w, gw->n3b, dl->norm3, la->add2, w->n3w, c->eps, T, C);
+            // add2 = add1 + Dropout(CrossAttention(norm2, memory));  norm2 = LayerNorm(add1)
+            residual_backward(dl->add1, dl->cross_attn.out, dl->add2, la->drop2, res, T * C);
+            attention_backward(&gw->cross_attn, dl->norm2, d->memory, &dl->cross_attn, &la->cross_attn, &w->cross_attn,
+                               la->norm2, a->memory, scaled, T, S, C, c->H);
+            layernorm_backward(dl->add1, gw->n2w, gw->n2b, dl->norm2, la->add1, w->n2w, c->eps, T, C);
+            // add1 = x + Dropout(MaskedSelfAttention(norm1));  norm1 = LayerNorm(x)
+            residual_backward(dx, dl->self_attn.out, dl->add1, la->drop1, res, T * C);
+            attention_backward(&gw->self_attn, dl->norm1, dl->norm1, &dl->self_attn, &la->self_attn, &w->self_attn, la->norm1,
+                               la->norm1, scaled, T, T, C, c->H);
+            layernorm_backward(dx, gw->n1w, gw->n1b, dl->norm1, x, w->n1w, c->eps, T, C);
+            continue;
+        }
         // norm3 = LayerNorm(add3);  add3 = norm2 + Dropout(FFN(norm2))
         layernorm_backward(dl->add3, gw->n3w, gw->n3b, dl->norm3, la->add3, w->n3w, c->eps, T, C);
-        residual_backward(dl->norm2, dl->ffn_out, dl->add3, la->drop3, T * C);
+        residual_backward(dl->norm2, dl->ffn_out, dl->add3, la->drop3, res, T * C);
         ffn_backward(gw, dl->norm2, dl, la, w, la->norm2, T, C, c->F);
         // norm2 = LayerNorm(add2);  add2 = norm1 + Dropout(CrossAttention(norm1, memory))
         layernorm_backward(dl->add2, gw->n2w, gw->n2b, dl->norm2, la->add2, w->n2w, c->eps, T, C);
-        residual_backward(dl->norm1, dl->cross_attn.out, dl->add2, la->drop2, T * C);
+        residual_backward(dl->norm1, dl->cross_attn.out, dl->add2, la->drop2, res, T * C);
         attention_backward(&gw->cross_attn, dl->norm1, d->memory, &dl->cross_attn, &la->cross_attn, &w->cross_attn,
-                           la->norm1, a->memory, T, S, C, c->H);
+                           la->norm1, a->memory, scaled, T, S, C, c->H);
         // norm1 = LayerNorm(add1);  add1 = x + Dropout(MaskedSelfAttention(x))
         layernorm_backward(dl->add1, gw->n1w, gw->n1b, dl->norm1, la->add1, w->n1w, c->eps, T, C);
-        residual_backward(dx, dl->self_attn.out, dl->add1, la->drop1, T * C);
-        attention_backward(&gw->self_attn, dx, dx, &dl->self_attn, &la->self_attn, &w->self_attn, x, x, T, T, C, c->H);
+        residual_backward(dx, dl->self_attn.out, dl->add1, la->drop1, res, T * C);
+        attention_backward(&gw->self_attn, dx, dx, &dl->self_attn, &la->self_attn, &w->self_attn, x, x, scaled, T, T, C, c->H);
     }
     embed_backward(g->tgt_embed, d->tgt_input, a->tgt_drop, c->embed_scale, tgt, T, C);
     encode_backward(g, d, a, m, src);

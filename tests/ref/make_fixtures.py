@@ -7,9 +7,18 @@ Run from the repository root with Debian's PyTorch (python3-torch, python3-numpy
         trains/builds tests/fixtures/{multihead,plain}.safetensors and writes
         tests/fixtures/<case>.trace.json, <case>.json (greedy result) and cases.txt
 
-    /usr/bin/python3 tests/ref/make_fixtures.py --model PATH --src "..." [--tgt "..."] --out FILE
+    /usr/bin/python3 tests/ref/make_fixtures.py --model PATH --src "..." [--tgt "..."] [--without PARTS] --out FILE
         writes the trace of any model file; without --tgt it decodes greedily and
         traces the forward pass on the final decoder input.
+
+Variants (DESIGN.md "Transformer variants"): a model whose __metadata__ has
+norm_first = 1 is pre-LN, checked against torch's own norm_first=True modules;
+"without" (in the metadata, or --without, a fourth column of cases.txt) switches
+parts off: pe (no positional encoding), scale (scores not divided by sqrt(d_k)),
+mask (no causal mask in the decoder), residual (a sublayer's output replaces its
+input).  Runs with only pe and mask switched off are checked against torch too
+(no PE added to the inputs, no tgt_mask); scale and residual have no torch switch
+and rest on the hand computation alone.
 
 The model file and trace format are those of /work/shared/DESIGN.md ("Model file",
 "Trace JSON", "Conventions of the math").  Every stage is computed by hand in
@@ -65,6 +74,8 @@ class Model:
         self.scale = math.sqrt(self.C) if es == "sqrt" else float(es)
         self.append_eos = meta.get("src_append_eos", "0") == "1"
         self.max_len = int(meta.get("max_len", "64"))
+        self.norm_first = meta.get("norm_first", "0") == "1"
+        self.without = parse_without(meta.get("without", ""))
         self.src_vocab = meta["src_vocab"].split("\n")
         self.tgt_vocab = meta["tgt_vocab"].split("\n") if "tgt_vocab" in meta else self.src_vocab
         assert "<unk>" in self.src_vocab
@@ -85,10 +96,18 @@ class Model:
         return {"d_model": self.C, "nhead": self.H, "num_encoder_layers": self.n_enc,
                 "num_decoder_layers": self.n_dec, "dim_feedforward": self.F,
                 "layer_norm_eps": self.eps, "embed_scale": self.scale,
-                "src_append_eos": int(self.append_eos), "max_len": self.max_len}
+                "src_append_eos": int(self.append_eos), "max_len": self.max_len,
+                "norm_first": int(self.norm_first)}
 
     def p(self, prefix):  # parameters under a prefix, prefix stripped
         return {k[len(prefix):]: v for k, v in self.w.items() if k.startswith(prefix)}
+
+PARTS = ("pe", "scale", "mask", "residual")
+
+def parse_without(text):
+    parts = {p.strip() for p in text.replace(",", " ").split() if p.strip() and p.strip() != "none"}
+    assert parts <= set(PARTS), f"unknown parts {parts - set(PARTS)}"
+    return parts
 
 def tokenize(sentence):
     """White space splits; each punctuation character (Unicode category P*) is its own token."""
@@ -147,7 +166,7 @@ class Trace:
         self.stages.append((sid, m.clone(), rows, cols))
         return m
 
-def attention(tr, pfx, xq, xkv, p, H, causal, qlab, klab):
+def attention(tr, pfx, xq, xkv, p, H, causal, qlab, klab, scaled=True):
     C = xq.shape[1]
     D = C // H
     W, b = p["in_proj_weight"], p["in_proj_bias"]
@@ -159,8 +178,8 @@ def attention(tr, pfx, xq, xkv, p, H, causal, qlab, klab):
         s = slice(h * D, (h + 1) * D)
         hp = f"{pfx}.head.{h}"
         scores = tr.add(hp + ".scores", q[:, s] @ k[:, s].T, qlab, klab)
-        scaled = tr.add(hp + ".scaled", scores / math.sqrt(D), qlab, klab)
-        masked = scaled.clone()
+        sc = tr.add(hp + ".scaled", scores / math.sqrt(D) if scaled else scores.clone(), qlab, klab)
+        masked = sc.clone()
         if causal:
             masked[torch.ones_like(masked, dtype=torch.bool).triu(1)] = -math.inf
         tr.add(hp + ".masked", masked, qlab, klab)
@@ -173,53 +192,64 @@ def ffn(tr, pfx, x, p, lab):
     hidden = tr.add(pfx + ".ffn.hidden", torch.relu(x @ p["linear1.weight"].T + p["linear1.bias"]), lab)
     return tr.add(pfx + ".ffn.out", hidden @ p["linear2.weight"].T + p["linear2.bias"], lab)
 
-def embed(tr, side, model, E, ids, lab):
+def embed(tr, side, model, E, ids, lab, with_pe=True):
     e = tr.add(side + ".embed", E[ids] * model.scale, lab)
-    pe = tr.add(side + ".pe", positional_encoding(len(ids), model.C), lab)
+    pe = positional_encoding(len(ids), model.C)
+    pe = tr.add(side + ".pe", pe if with_pe else torch.zeros_like(pe), lab)
     return tr.add(side + ".input", e + pe, lab)
 
-def forward(model, src_tok, src_ids, tgt_tok, tgt_ids):
-    tr, eps, H = Trace(), model.eps, model.H
-    x = src_in = embed(tr, "src", model, model.E_src, src_ids, src_tok)
+def sublayer(tr, pf, k, x, norm, sub, lab, model, without):
+    """One sublayer with its residual connection and LayerNorm k.
+    post-LN (the paper):  add_k = x + Sublayer(x);  norm_k = LayerNorm(add_k), what the next reads
+    pre-LN (norm_first):  pre_norm_k = LayerNorm(x);  add_k = x + Sublayer(pre_norm_k), what the next reads
+    without residual, add_k is Sublayer(...) alone."""
+    ln = lambda v: layer_norm(v, norm["weight"], norm["bias"], model.eps)
+    res = "residual" not in without
+    if model.norm_first:
+        n = tr.add(f"{pf}.pre_norm{k}", ln(x), lab)
+        return tr.add(f"{pf}.add{k}", x + sub(n) if res else sub(n), lab)
+    a = tr.add(f"{pf}.add{k}", x + sub(x) if res else sub(x), lab)
+    return tr.add(f"{pf}.norm{k}", ln(a), lab)
+
+def forward(model, src_tok, src_ids, tgt_tok, tgt_ids, without=frozenset()):
+    tr, H = Trace(), model.H
+    scaled, causal, pe = "scale" not in without, "mask" not in without, "pe" not in without
+    norm = lambda p, k: {"weight": p[f"norm{k}.weight"], "bias": p[f"norm{k}.bias"]}
+    x = src_in = embed(tr, "src", model, model.E_src, src_ids, src_tok, pe)
     for l in range(model.n_enc):
-        p, pf = model.p(f"encoder.layers.{l}."), f"enc.{l}"
-        a = attention(tr, pf + ".self_attn", x, x, model.p(f"encoder.layers.{l}.self_attn."), H, False, src_tok, src_tok)
-        x = tr.add(pf + ".add1", x + a, src_tok)
-        x = tr.add(pf + ".norm1", layer_norm(x, p["norm1.weight"], p["norm1.bias"], eps), src_tok)
-        f = ffn(tr, pf, x, p, src_tok)
-        x = tr.add(pf + ".add2", x + f, src_tok)
-        x = tr.add(pf + ".norm2", layer_norm(x, p["norm2.weight"], p["norm2.bias"], eps), src_tok)
+        p, pf, pa = model.p(f"encoder.layers.{l}."), f"enc.{l}", model.p(f"encoder.layers.{l}.self_attn.")
+        x = sublayer(tr, pf, 1, x, norm(p, 1), lambda v: attention(tr, pf + ".self_attn", v, v, pa, H, False, src_tok, src_tok, scaled),
+                     src_tok, model, without)
+        x = sublayer(tr, pf, 2, x, norm(p, 2), lambda v: ffn(tr, pf, v, p, src_tok), src_tok, model, without)
     if "encoder.norm.weight" in model.w:
-        x = tr.add("enc.norm", layer_norm(x, model.w["encoder.norm.weight"], model.w["encoder.norm.bias"], eps), src_tok)
+        x = tr.add("enc.norm", layer_norm(x, model.w["encoder.norm.weight"], model.w["encoder.norm.bias"], model.eps), src_tok)
     memory = x
-    y = tgt_in = embed(tr, "tgt", model, model.E_tgt, tgt_ids, tgt_tok)
+    y = tgt_in = embed(tr, "tgt", model, model.E_tgt, tgt_ids, tgt_tok, pe)
     for l in range(model.n_dec):
         p, pf = model.p(f"decoder.layers.{l}."), f"dec.{l}"
-        a = attention(tr, pf + ".self_attn", y, y, model.p(f"decoder.layers.{l}.self_attn."), H, True, tgt_tok, tgt_tok)
-        y = tr.add(pf + ".add1", y + a, tgt_tok)
-        y = tr.add(pf + ".norm1", layer_norm(y, p["norm1.weight"], p["norm1.bias"], eps), tgt_tok)
-        a = attention(tr, pf + ".cross_attn", y, memory, model.p(f"decoder.layers.{l}.multihead_attn."), H, False, tgt_tok, src_tok)
-        y = tr.add(pf + ".add2", y + a, tgt_tok)
-        y = tr.add(pf + ".norm2", layer_norm(y, p["norm2.weight"], p["norm2.bias"], eps), tgt_tok)
-        f = ffn(tr, pf, y, p, tgt_tok)
-        y = tr.add(pf + ".add3", y + f, tgt_tok)
-        y = tr.add(pf + ".norm3", layer_norm(y, p["norm3.weight"], p["norm3.bias"], eps), tgt_tok)
+        ps, pc = model.p(f"decoder.layers.{l}.self_attn."), model.p(f"decoder.layers.{l}.multihead_attn.")
+        y = sublayer(tr, pf, 1, y, norm(p, 1), lambda v: attention(tr, pf + ".self_attn", v, v, ps, H, causal, tgt_tok, tgt_tok, scaled),
+                     tgt_tok, model, without)
+        y = sublayer(tr, pf, 2, y, norm(p, 2), lambda v: attention(tr, pf + ".cross_attn", v, memory, pc, H, False, tgt_tok, src_tok, scaled),
+                     tgt_tok, model, without)
+        y = sublayer(tr, pf, 3, y, norm(p, 3), lambda v: ffn(tr, pf, v, p, tgt_tok), tgt_tok, model, without)
     if "decoder.norm.weight" in model.w:
-        y = tr.add("dec.norm", layer_norm(y, model.w["decoder.norm.weight"], model.w["decoder.norm.bias"], eps), tgt_tok)
+        y = tr.add("dec.norm", layer_norm(y, model.w["decoder.norm.weight"], model.w["decoder.norm.bias"], model.eps), tgt_tok)
     logits = y @ model.G.T + (model.G_bias if model.G_bias is not None else 0)
     tr.add("out.logits", logits, tgt_tok, model.tgt_vocab)
     probs = tr.add("out.probs", softmax_rows(logits), tgt_tok, model.tgt_vocab)
-    check_against_torch(model, src_in, tgt_in, memory, y)
+    if not without & {"scale", "residual"}:  # torch has no switch for these two
+        check_against_torch(model, src_in, tgt_in, memory, y, causal)
     return tr, probs
 
 # ----------------------------------------------------------------- proof against torch
 def torch_transformer(model, dtype):
     def enc_layer():
-        return nn.TransformerEncoderLayer(model.C, model.H, model.F, dropout=0.0,
-                                          layer_norm_eps=model.eps, batch_first=True)
+        return nn.TransformerEncoderLayer(model.C, model.H, model.F, dropout=0.0, layer_norm_eps=model.eps,
+                                          batch_first=True, norm_first=model.norm_first)
     def dec_layer():
-        return nn.TransformerDecoderLayer(model.C, model.H, model.F, dropout=0.0,
-                                          layer_norm_eps=model.eps, batch_first=True)
+        return nn.TransformerDecoderLayer(model.C, model.H, model.F, dropout=0.0, layer_norm_eps=model.eps,
+                                          batch_first=True, norm_first=model.norm_first)
     enc_norm = nn.LayerNorm(model.C, eps=model.eps) if "encoder.norm.weight" in model.w else None
     dec_norm = nn.LayerNorm(model.C, eps=model.eps) if "decoder.norm.weight" in model.w else None
     tf = nn.Transformer(model.C, model.H, dropout=0.0, batch_first=True,
@@ -229,15 +259,15 @@ def torch_transformer(model, dtype):
     tf.load_state_dict({k: model.w[k] for k in keys}, strict=True)
     return tf.to(dtype).eval()
 
-def check_against_torch(model, src_in, tgt_in, memory, y):
+def check_against_torch(model, src_in, tgt_in, memory, y, causal=True):
     T = tgt_in.shape[0]
-    causal = torch.triu(torch.full((T, T), -math.inf, dtype=torch.float64), 1)
+    mask = torch.triu(torch.full((T, T), -math.inf, dtype=torch.float64), 1)
     for dtype, tol in ((torch.float64, 1e-10), (torch.float32, 1e-5)):
         tf = torch_transformer(model, dtype)
         with torch.no_grad():
             s, t = src_in.to(dtype)[None], tgt_in.to(dtype)[None]
             mem = tf.encoder(s)[0]
-            out = tf(s, t, tgt_mask=causal.to(dtype))[0]
+            out = tf(s, t, tgt_mask=mask.to(dtype) if causal else None)[0]
         e1 = (mem.double() - memory).abs().max().item()
         e2 = (out.double() - y).abs().max().item()
         assert e1 < tol and e2 < tol, f"{model.path}: torch {dtype} disagrees: memory {e1:.3g}, decoder {e2:.3g}"
@@ -249,9 +279,10 @@ def num(x):
     assert math.isfinite(x), x
     return "%.9g" % x
 
-def trace_json(model, src_tok, tgt_tok, tr):
+def trace_json(model, src_tok, tgt_tok, tr, without=frozenset()):
     js = lambda o: json.dumps(o, ensure_ascii=False)
     lines = ['{"format":"tviz-trace/1",', '"config":' + js(model.config()) + ",",
+             '"without":' + js([p for p in PARTS if p in without]) + ",",
              '"src_tokens":' + js(src_tok) + ",", '"tgt_tokens":' + js(tgt_tok) + ",", '"stages":[']
     for i, (sid, m, rows, cols) in enumerate(tr.stages):
         s = '{"id":%s,"rows":%d,"cols":%d' % (js(sid), m.shape[0], m.shape[1])
@@ -263,18 +294,19 @@ def trace_json(model, src_tok, tgt_tok, tr):
         lines.append(s + ("," if i + 1 < len(tr.stages) else ""))
     return "\n".join(lines + ["]}"]) + "\n"
 
-def run(model, src, tgt=None):
+def run(model, src, tgt=None, without=frozenset()):
     """Returns (src tokens, decoder tokens, trace, greedy info or None)."""
+    without = frozenset(without) | model.without
     src_tok, src_ids = lookup(model.src_vocab, tokenize(src))
     if model.append_eos:
         src_tok, src_ids = src_tok + ["<eos>"], src_ids + [model.src_vocab.index("<eos>")]
     if tgt is not None:
         tgt_tok, tgt_ids = lookup(model.tgt_vocab, tokenize(tgt))
         dec_tok, dec_ids = ["<bos>"] + tgt_tok, [model.tgt_vocab.index("<bos>")] + tgt_ids
-        return src_tok, dec_tok, forward(model, src_tok, src_ids, dec_tok, dec_ids)[0], None
+        return src_tok, dec_tok, forward(model, src_tok, src_ids, dec_tok, dec_ids, without)[0], None
     dec_tok, margin = ["<bos>"], math.inf
     while True:
-        tr, probs = forward(model, src_tok, src_ids, dec_tok, [model.tgt_vocab.index(t) for t in dec_tok])
+        tr, probs = forward(model, src_tok, src_ids, dec_tok, [model.tgt_vocab.index(t) for t in dec_tok], without)
         if len(dec_tok) >= model.max_len:
             stopped = False
             break
@@ -321,13 +353,13 @@ def export(path, tf, extra, meta):
     tensors.update(extra)
     write_safetensors(path, tensors, meta)
 
-def make_multihead(path):
-    torch.manual_seed(20240601)
+def make_multihead(path, norm_first=False, seed=20240601):
+    torch.manual_seed(seed)
     pairs = toy_pairs()
     src_vocab = ["<unk>"] + list(DETS) + list(ADJS) + list(NOUNS) + list(VERBS)
     tgt_vocab = ["<unk>", "<bos>", "<eos>"] + sorted({w for _, fr in pairs for w in fr})
     C = 16
-    tf = nn.Transformer(C, 4, 2, 2, 32, dropout=0.1, batch_first=True)
+    tf = nn.Transformer(C, 4, 2, 2, 32, dropout=0.1, batch_first=True, norm_first=norm_first)
     randomize_norms_and_biases(tf)
     src_embed, tgt_embed = nn.Embedding(len(src_vocab), C), nn.Embedding(len(tgt_vocab), C)
     generator = nn.Linear(C, len(tgt_vocab))
@@ -361,10 +393,12 @@ def make_multihead(path):
         for src, tgt_in, tgt_out in groups:
             right += (logits(src, tgt_in).argmax(-1) == tgt_out).all(-1).sum().item()
             total += src.shape[0]
-    print(f"multihead: final train loss {loss.item():.4f}, teacher-forced exact sentences {right}/{total}")
+    print(f"{os.path.basename(path)}: final train loss {loss.item():.4f}, teacher-forced exact sentences {right}/{total}")
     meta = {"d_model": "16", "nhead": "4", "num_encoder_layers": "2", "num_decoder_layers": "2",
             "dim_feedforward": "32", "layer_norm_eps": "1e-05", "embed_scale": "sqrt",
             "src_vocab": "\n".join(src_vocab), "tgt_vocab": "\n".join(tgt_vocab)}
+    if norm_first:
+        meta["norm_first"] = "1"
     export(path, tf, {"src_embed.weight": src_embed.weight, "tgt_embed.weight": tgt_embed.weight,
                       "generator.weight": generator.weight, "generator.bias": generator.bias}, meta)
 
@@ -384,12 +418,20 @@ def make_plain(path):
             "src_vocab": "\n".join(PLAIN_VOCAB), "src_append_eos": "1", "max_len": "16"}
     export(path, tf, {"src_embed.weight": embed}, meta)
 
-CASES = [  # case, model, source, target (None = greedy)
-    ("multihead", "multihead", "the white house falls", "la maison blanche tombe"),
-    ("multihead_unk", "multihead", "The purple dog eats", "le chien mange"),
-    ("plain", "plain", "I really enjoy learning transformers", "we like reading books"),
-    ("multihead.greedy", "multihead", "a black cat sleeps", None),
-    ("plain.greedy", "plain", "I really enjoy learning transformers", None),
+CASES = [  # case, model, source, target (None = greedy), parts switched off
+    ("multihead", "multihead", "the white house falls", "la maison blanche tombe", ""),
+    ("multihead_unk", "multihead", "The purple dog eats", "le chien mange", ""),
+    ("plain", "plain", "I really enjoy learning transformers", "we like reading books", ""),
+    ("multihead.greedy", "multihead", "a black cat sleeps", None, ""),
+    ("plain.greedy", "plain", "I really enjoy learning transformers", None, ""),
+    # what if? parts switched off (DESIGN.md "Transformer variants")
+    ("multihead.without-pe-mask", "multihead", "the white house falls", "la maison blanche tombe", "pe,mask"),
+    ("multihead.without-scale-residual", "multihead", "the white house falls", "la maison blanche tombe", "scale,residual"),
+    ("plain.greedy.without-scale", "plain", "I really enjoy learning transformers", None, "scale"),
+    # pre-LN (norm_first), trained in PyTorch like multihead
+    ("prenorm", "prenorm", "a green car runs", "une voiture verte court", ""),
+    ("prenorm.greedy", "prenorm", "the blue flower sings", None, ""),
+    ("prenorm.without-all", "prenorm", "the blue flower sings", "la fleur bleue chante", "pe,scale,mask,residual"),
 ]
 
 def write(path, text):
@@ -402,28 +444,32 @@ def main():
     ap.add_argument("--src")
     ap.add_argument("--tgt")
     ap.add_argument("--out")
+    ap.add_argument("--without", default="")
     args = ap.parse_args()
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
     if args.model:
         assert args.src is not None and args.out, "--model needs --src and --out"
         model = Model(args.model)
-        src_tok, dec_tok, tr, greedy = run(model, args.src, args.tgt)
-        write(args.out, trace_json(model, src_tok, dec_tok, tr))
+        without = parse_without(args.without) | model.without
+        src_tok, dec_tok, tr, greedy = run(model, args.src, args.tgt, without)
+        write(args.out, trace_json(model, src_tok, dec_tok, tr, without))
         print(f"{args.out}: src {src_tok} tgt {dec_tok}" + (f" greedy {greedy}" if greedy else ""))
         return
     os.makedirs(FIXTURES, exist_ok=True)
     make_multihead(os.path.join(FIXTURES, "multihead.safetensors"))
     make_plain(os.path.join(FIXTURES, "plain.safetensors"))
-    models = {m: Model(os.path.join(FIXTURES, m + ".safetensors")) for m in ("multihead", "plain")}
+    make_multihead(os.path.join(FIXTURES, "prenorm.safetensors"), norm_first=True, seed=20250117)
+    models = {m: Model(os.path.join(FIXTURES, m + ".safetensors")) for m in ("multihead", "plain", "prenorm")}
     listing = []
-    for case, m, src, tgt in CASES:
-        src_tok, dec_tok, tr, greedy = run(models[m], src, tgt)
-        write(os.path.join(FIXTURES, case + ".trace.json"), trace_json(models[m], src_tok, dec_tok, tr))
+    for case, m, src, tgt, without in CASES:
+        without = parse_without(without)
+        src_tok, dec_tok, tr, greedy = run(models[m], src, tgt, without)
+        write(os.path.join(FIXTURES, case + ".trace.json"), trace_json(models[m], src_tok, dec_tok, tr, without))
         if greedy:
             assert greedy.pop("min_top2_margin") > 1e-3, "greedy argmax too close to a tie for float32"
             write(os.path.join(FIXTURES, case + ".json"), json.dumps(greedy, ensure_ascii=False) + "\n")
-        listing.append("\t".join([case, f"tests/fixtures/{m}.safetensors", src, tgt or ""]))
+        listing.append("\t".join([case, f"tests/fixtures/{m}.safetensors", src, tgt or "", ",".join(p for p in PARTS if p in without)]))
         print(f"{case}: src {src_tok} -> decoder input {dec_tok}" + (f", stopped_on_eos {greedy['stopped_on_eos']}" if greedy else ""))
     write(os.path.join(FIXTURES, "cases.txt"), "\n".join(listing) + "\n")
 
