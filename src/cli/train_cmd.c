@@ -51,7 +51,7 @@ static const char *train_help =
     "  --seed N             batch order and dropout (default 1); one thread repeats a run exactly\n"
     "  --lr X               a constant Adam learning rate instead of the schedule (lstm default 0.001)\n"
     "  --clip X             scale the gradient down to this L2 norm when longer (lstm default 5; 0: never)\n"
-    "  --threads N          sentences of a batch in parallel (default: the cores)\n"
+    "  --threads N          threads in all: sentences of a batch in parallel (default: the cores)\n"
     "Output:\n"
     "  -o FILE              the trained model (safetensors, readable by every tviz command)\n"
     "  --save-every N       a snapshot every N steps (default 250; 0: none)\n"
@@ -353,6 +353,10 @@ static int parse_train(train_opts *o, int argc, char **argv) {
         return io_error(o->norm_first ? "--norm-first" : "--without", "is for the Transformer; a recurrent model (--arch lstm) has no such part");
     if (o->resume && (o->norm_first || o->without))
         return io_error(o->norm_first ? "--norm-first" : "--without", "shapes a new model; a snapshot goes on as it was made (leave it out with --resume)");
+    // --threads N is the run's threads in all: the kernels inside a lone worker
+    // (tf_linear's parallel loop) would otherwise start the cores' number again,
+    // and two one-thread runs side by side spin against each other.
+    omp_set_num_threads(o->cfg.threads);
     return 0;
 }
 
