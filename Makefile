@@ -128,7 +128,7 @@ libs_of     = -lcjson -lm -fopenmp $(if $(filter app cli io,$(1)),$(PKGLIBS) -lg
 
 # $(call test_rules,build dir,flags,test)
 define test_rules
-$(1)/$(3): tests/$(3).c tests/testutil.h $(call archives,$(1),$(call rooms_of,$(3)))
+$(1)/$(3): tests/$(3).c tests/testutil.h tests/gradcheck.h tests/fixture_cases.h $(call archives,$(1),$(call rooms_of,$(3)))
 	$$(CC) $(2) $$(WARN) $$(DEFS) $$(INC) -o $$@ $$< $(call archives,$(1),$(call rooms_of,$(3))) $$(call libs_of,$(call rooms_of,$(3))) -lcmocka
 endef
 $(foreach t,$(TESTS),$(eval $(call test_rules,$(B),$$(CFLAGS),$(t))) $(eval $(call test_rules,$(BA),$$(SAN),$(t))))

@@ -243,7 +243,7 @@ expect_ok "figure without a stage" "$TVIZ" export --view pe-curves -o "$T/curves
 expect_ok "export all" "$TVIZ" export --model worked-example --all -o "$T/all"
 [ "$(ls "$T/all" | grep -c '^[0-9][0-9][0-9]-.*\.png$')" -eq 67 ] || bad "export --all: $(ls "$T/all" | grep -c '^[0-9]') stage pictures, want 67"
 grep -q 'src="001-src.embed.png"' "$T/all/index.html" || bad "export --all: the index does not list 001-src.embed.png"
-[ -s "$T/all/figure-architecture.png" ] && [ -s "$T/all/heads-dec.0.cross_attn.png" ] && [ -s "$T/all/grid-enc-self_attn.png" ] || bad "export --all: figures missing"
+[ -s "$T/all/figure-architecture.png" ] && [ -s "$T/all/heads-dec.0.cross_attn.png" ] && [ -s "$T/all/grid-enc.self_attn.png" ] || bad "export --all: figures missing"
 expect_error "export unknown stage" "is not a stage" "$TVIZ" export --stage enc.7.nothing -o "$T/x.png"
 expect_error "export unknown view" "is not a view" "$TVIZ" export --stage $W --view pie -o "$T/x.png"
 expect_error "export heads of a non-attention stage" "shows attention heads" "$TVIZ" export --stage src.pe --view heads -o "$T/x.png"

@@ -4,38 +4,12 @@
 // The fixtures (tests/fixtures/lstm/) come from tests/ref/make_lstm_fixtures.py,
 // which computes every gate by hand in float64 and checks itself against
 // torch.nn.LSTM. `make lstm-fixtures` regenerates them.
-#include "testutil.h"
+#include "fixture_cases.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
 
 #define TOL 1e-4 // |C - PyTorch| <= TOL · max(1, |PyTorch|) at every stage
-
-typedef struct { char name[64], model[256], src[512], tgt[512]; } fixture_case;
-
-static int load_cases(fixture_case *cs, int max) {
-    char *txt = read_file("tests/fixtures/lstm/cases.txt", NULL);
-    assert_non_null(txt);
-    int n = 0;
-    for (char *line = strtok(txt, "\n"); line && n < max; line = strtok(NULL, "\n")) {
-        fixture_case *c = &cs[n];
-        memset(c, 0, sizeof *c);
-        char *f[4] = {0};
-        f[0] = line;
-        for (int k = 1; k < 4; k++) {
-            char *tab = f[k - 1] ? strchr(f[k - 1], '\t') : NULL;
-            if (tab) { *tab = 0; f[k] = tab + 1; }
-        }
-        assert_non_null(f[2]);
-        snprintf(c->name, sizeof c->name, "%s", f[0]);
-        snprintf(c->model, sizeof c->model, "%s", f[1]);
-        snprintf(c->src, sizeof c->src, "%s", f[2]);
-        snprintf(c->tgt, sizeof c->tgt, "%s", f[3] ? f[3] : "");
-        n++;
-    }
-    free(txt);
-    return n;
-}
 
 static cJSON *load_json(const char *path) {
     char *json = read_file(path, NULL);
@@ -44,13 +18,6 @@ static cJSON *load_json(const char *path) {
     free(json);
     assert_non_null(j);
     return j;
-}
-
-static void check_tokens(const cJSON *arr, const char *const *labels, int n, const char *what, const char *cs) {
-    if (cJSON_GetArraySize(arr) != n) fail_msg("%s: %s has %d tokens, PyTorch %d", cs, what, n, cJSON_GetArraySize(arr));
-    for (int i = 0; i < n; i++)
-        if (strcmp(cJSON_GetArrayItem(arr, i)->valuestring, labels[i]))
-            fail_msg("%s: %s token %d is \"%s\", PyTorch \"%s\"", cs, what, i, labels[i], cJSON_GetArrayItem(arr, i)->valuestring);
 }
 
 // Compares one run with its fixture, printing the largest difference of every stage.
@@ -103,7 +70,7 @@ static void compare_case(const fixture_case *c) {
 static void trace_matches_pytorch(void **state) {
     (void)state;
     fixture_case cs[32];
-    int n = load_cases(cs, 32);
+    int n = load_cases("tests/fixtures/lstm/cases.txt", cs, 32);
     assert_true(n >= 8); // 1, 2 and 3 layers; reversed or not; with and without attention; greedy; <unk>
     for (int i = 0; i < n; i++) compare_case(&cs[i]);
 }
@@ -112,7 +79,7 @@ static void trace_matches_pytorch(void **state) {
 static void greedy_matches_pytorch(void **state) {
     (void)state;
     fixture_case cs[32];
-    int n = load_cases(cs, 32), checked = 0;
+    int n = load_cases("tests/fixtures/lstm/cases.txt", cs, 32), checked = 0;
     for (int i = 0; i < n; i++) {
         if (cs[i].tgt[0]) continue;
         char path[600];

@@ -2,8 +2,7 @@
 // time against finite differences for every tensor, one step (loss, every
 // gradient, clipping, two Adam steps) against PyTorch, and a short run that
 // learns a task only a model that carries state can do.
-#include "testutil.h"
-#include "../src/train/train.h"
+#include "gradcheck.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -46,42 +45,10 @@ static void gradcheck(int layers, int attention, int reverse) {
     tiny(&m, layers, attention, reverse);
     tf_train_defaults(&cfg);
     if (tf_trainer_init(&t, &m, &cfg, &e)) fail_msg("%s", e.msg);
-    loss_of(&t);
-    float *g = malloc(sizeof(float) * m.n_params);
-    memcpy(g, t.grad.owned, sizeof(float) * m.n_params);
-    int n = tf_model_tensors(&m, NULL), checked = 0;
-    tf_tensor_info *ti = calloc((size_t)n, sizeof *ti);
-    tf_model_tensors(&m, ti);
-    tf_rng r;
-    tf_rng_seed(&r, 5);
-    for (int k = 0; k < n; k++) {
-        size_t off = (size_t)(ti[k].data - m.owned), len = (size_t)ti[k].shape[0] * (ti[k].rank == 2 ? ti[k].shape[1] : 1);
-        size_t best = 0;
-        for (size_t i = 1; i < len; i++) if (fabsf(g[off + i]) > fabsf(g[off + best])) best = i;
-        size_t pick[4] = {best, tf_rng_next(&r) % len, tf_rng_next(&r) % len, tf_rng_next(&r) % len};
-        for (int j = 0; j < 4; j++) {
-            double an = g[off + pick[j]], num[2];
-            for (int hi = 0; hi < 2; hi++) {
-                float *p = &m.owned[off + pick[j]], keep = *p, h = hi ? 5e-4f : 1e-3f;
-                *p = keep + h;
-                double lp = loss_of(&t);
-                *p = keep - h;
-                double lm = loss_of(&t);
-                *p = keep;
-                num[hi] = (lp - lm) / (2.0 * h);
-            }
-            if (fabs(num[0] - an) > 2e-4 + 2e-2 * fabs(an) && fabs(num[1] - an) > 2e-4 + 2e-2 * fabs(an))
-                fail_msg("%s[%zu]: backward %.6g, finite differences %.6g and %.6g", ti[k].name, pick[j], an, num[0], num[1]);
-            checked++;
-        }
-        // every tensor gets a gradient (a pad row of an embedding excepted)
-        assert_true(fabsf(g[off + best]) > 0.0f);
-    }
+    int checked = gradcheck_all(&m, &t, loss_of);
+    int n = tf_model_tensors(&m, NULL);
     printf("  %d layer%s, attention %s, source %s: %d gradients of %d tensors agree with finite differences\n", layers,
            layers > 1 ? "s" : "", attention ? "dot" : "none", reverse ? "reversed" : "in order", checked, n);
-    assert_int_equal(checked, 4 * n);
-    free(ti);
-    free(g);
     tf_trainer_free(&t);
     tf_model_free(&m);
 }

@@ -4,47 +4,13 @@
 // The fixtures (tests/fixtures/*.trace.json) come from tests/ref/make_fixtures.py,
 // an independent implementation that checks itself against torch.nn.Transformer.
 // One of them is a model trained in PyTorch. `make fixtures` regenerates them.
-#include "testutil.h"
+#include "fixture_cases.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <omp.h>
 
 #define TOL 1e-4 // |C - PyTorch| <= TOL · max(1, |PyTorch|) at every stage
-
-typedef struct { char name[64], model[256], src[512], tgt[512], without[64]; } fixture_case; // without: parts switched off
-
-static int load_cases(fixture_case *cs, int max) {
-    char *txt = read_file("tests/fixtures/cases.txt", NULL);
-    assert_non_null(txt);
-    int n = 0;
-    for (char *line = strtok(txt, "\n"); line && n < max; line = strtok(NULL, "\n")) {
-        fixture_case *c = &cs[n];
-        memset(c, 0, sizeof *c);
-        char *f[5] = {0};
-        f[0] = line;
-        for (int k = 1; k < 5; k++) {
-            char *tab = f[k - 1] ? strchr(f[k - 1], '\t') : NULL;
-            if (tab) { *tab = 0; f[k] = tab + 1; }
-        }
-        assert_non_null(f[2]);
-        snprintf(c->name, sizeof c->name, "%s", f[0]);
-        snprintf(c->model, sizeof c->model, "%s", f[1]);
-        snprintf(c->src, sizeof c->src, "%s", f[2]);
-        snprintf(c->tgt, sizeof c->tgt, "%s", f[3] ? f[3] : "");
-        snprintf(c->without, sizeof c->without, "%s", f[4] ? f[4] : "");
-        n++;
-    }
-    free(txt);
-    return n;
-}
-
-static void check_tokens(const cJSON *arr, const char *const *labels, int n, const char *what, const char *cs) {
-    if (cJSON_GetArraySize(arr) != n) fail_msg("%s: %s has %d tokens, PyTorch %d", cs, what, n, cJSON_GetArraySize(arr));
-    for (int i = 0; i < n; i++)
-        if (strcmp(cJSON_GetArrayItem(arr, i)->valuestring, labels[i]))
-            fail_msg("%s: %s token %d is \"%s\", PyTorch \"%s\"", cs, what, i, labels[i], cJSON_GetArrayItem(arr, i)->valuestring);
-}
 
 // Loads a case's model with its parts switched off (cases.txt's fifth column).
 static void load_model(tf_model *m, const fixture_case *c) {
@@ -122,7 +88,7 @@ static double compare_case(const fixture_case *c) {
 static void trace_matches_pytorch(void **state) {
     (void)state;
     fixture_case cs[16];
-    int n = load_cases(cs, 16);
+    int n = load_cases("tests/fixtures/cases.txt", cs, 16);
     // trained multi-head with norms, plain without, unknown word, greedy, worked example,
     // parts switched off, pre-LN (norm_first) matched against torch's own modules
     assert_true(n >= 13);
@@ -134,7 +100,7 @@ static void greedy_matches_pytorch(void **state) {
     (void)state;
     const char *names[] = {"multihead.greedy", "plain.greedy", "plain.greedy.without-scale", "prenorm.greedy"};
     fixture_case cs[16];
-    int n = load_cases(cs, 16);
+    int n = load_cases("tests/fixtures/cases.txt", cs, 16);
     for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
         int i = 0;
         while (i < n && strcmp(cs[i].name, names[k])) i++;
@@ -202,7 +168,7 @@ static void check_invariants(const tf_model *m, const tf_run *r, const char *wha
 static void invariants_hold(void **state) {
     (void)state;
     fixture_case cs[16];
-    int n = load_cases(cs, 16);
+    int n = load_cases("tests/fixtures/cases.txt", cs, 16);
     for (int i = 0; i < n; i++) {
         tf_model m;
         tf_err e;

@@ -1,7 +1,6 @@
 // test_train.c — the backward pass against finite differences, for every
 // parameter tensor of small models; dropout, Adam and determinism.
-#include "testutil.h"
-#include "../src/train/train.h"
+#include "gradcheck.h"
 
 #include <cjson/cJSON.h>
 
@@ -60,41 +59,7 @@ static void gradcheck(int final_norms, int shared, int gen_bias) {
     tf_model m;
     tf_trainer t;
     tiny_trainer(&m, &t, NULL, final_norms, shared, gen_bias);
-    loss_of(&t);
-    float *g = malloc(sizeof(float) * m.n_params);
-    memcpy(g, t.grad.owned, sizeof(float) * m.n_params);
-    int n = tf_model_tensors(&m, NULL);
-    tf_tensor_info *ti = calloc((size_t)n, sizeof *ti);
-    tf_model_tensors(&m, ti);
-    tf_rng r;
-    tf_rng_seed(&r, 5);
-    int checked = 0;
-    for (int k = 0; k < n; k++) {
-        size_t off = (size_t)(ti[k].data - m.owned), len = (size_t)ti[k].shape[0] * (ti[k].rank == 2 ? ti[k].shape[1] : 1);
-        size_t best = 0;
-        for (size_t i = 1; i < len; i++) if (fabsf(g[off + i]) > fabsf(g[off + best])) best = i;
-        size_t pick[4] = {best, tf_rng_next(&r) % len, tf_rng_next(&r) % len, tf_rng_next(&r) % len};
-        for (int j = 0; j < 4; j++) {
-            // two step sizes: a ReLU kink within one of them spoils only that one
-            double an = g[off + pick[j]], num[2];
-            for (int hi = 0; hi < 2; hi++) {
-                float *p = &m.owned[off + pick[j]], keep = *p, h = hi ? 5e-4f : 1e-3f;
-                *p = keep + h;
-                double lp = loss_of(&t);
-                *p = keep - h;
-                double lm = loss_of(&t);
-                *p = keep;
-                num[hi] = (lp - lm) / (2.0 * h);
-            }
-            if (fabs(num[0] - an) > 2e-4 + 2e-2 * fabs(an) && fabs(num[1] - an) > 2e-4 + 2e-2 * fabs(an))
-                fail_msg("%s[%zu]: backward %.6g, finite differences %.6g and %.6g", ti[k].name, pick[j], an, num[0], num[1]);
-            checked++;
-        }
-        if (pick[0] == best) assert_true(fabsf(g[off + best]) > 0.0f || strstr(ti[k].name, "pad"));
-    }
-    assert_int_equal(checked, 4 * n);
-    free(ti);
-    free(g);
+    gradcheck_all(&m, &t, loss_of);
     tf_trainer_free(&t);
     tf_model_free(&m);
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "../io/io.h"
+#include "../train/corpus.h"
 
 int cli_main(int argc, char **argv);  // argv[1] is the subcommand
 int cli_is_command(const char *arg);  // 1 if arg names a subcommand or --help/--version
@@ -67,6 +68,9 @@ struct tf_lexicon *cli_lexicon(const char *dir);
 // The held-out file the shipped models are measured on (<models>/en-fa.heldout.tsv)
 // into buf, or NULL when there is no models folder.
 const char *cli_default_heldout(char *buf, size_t n);
+// Reads a corpus file (source<TAB>target per line); on a bad line, says
+// which (tviz: FILE:LINE: ...) and returns 1.
+int cli_load_corpus(tf_corpus *c, const char *path);
 // Measures each of models (names or paths, n of them) on the corpus file with
 // greedy decoding (tf_eval_corpus): exact match and token accuracy by source
 // length into out, the models' kinds in o's language. outputs (n entries, or

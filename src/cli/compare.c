@@ -17,21 +17,27 @@ const char *cli_default_heldout(char *buf, size_t n) {
     return buf;
 }
 
+int cli_load_corpus(tf_corpus *c, const char *path) {
+    int line = 0;
+    tf_err e;
+    if (tf_corpus_read(c, path, &line, &e)) {
+        if (line > 0) {
+            char where[4200];
+            snprintf(where, sizeof where, "%s:%d", path, line);
+            return io_error(where, "%s", e.msg);
+        }
+        return io_error(path, "%s", e.msg);
+    }
+    return 0;
+}
+
 int cli_compare_models(const char *const *models, int n, const char *file, int threads, const render_opts *o, render_compare *out,
                        char **outputs[]) {
     memset(out, 0, sizeof *out);
     if (n > RENDER_COMPARE_MAX) return io_error("--model", "at most %d models at a time", RENDER_COMPARE_MAX);
     tf_corpus c;
+    if (cli_load_corpus(&c, file)) return 1;
     tf_err e;
-    int line = 0;
-    if (tf_corpus_read(&c, file, &line, &e)) {
-        if (line > 0) {
-            char where[4200];
-            snprintf(where, sizeof where, "%s:%d", file, line);
-            return io_error(where, "%s", e.msg);
-        }
-        return io_error(file, "%s", e.msg);
-    }
     const char *base = strrchr(file, '/');
     snprintf(out->file, sizeof out->file, "%s", base ? base + 1 : file);
     out->total = c.n;

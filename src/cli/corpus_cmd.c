@@ -39,16 +39,8 @@ static int vocab_size(const char *v) {
 
 static int check(const char *path) {
     tf_corpus c;
+    if (cli_load_corpus(&c, path)) return 1;
     tf_err e;
-    int line;
-    if (tf_corpus_read(&c, path, &line, &e)) {
-        if (line > 0) {
-            char where[4200];
-            snprintf(where, sizeof where, "%s:%d", path, line);
-            return io_error(where, "%s", e.msg);
-        }
-        return io_error(path, "%s", e.msg);
-    }
     long src_words = 0, tgt_words = 0;
     int aligned = 0;
     for (int i = 0; i < c.n; i++) {

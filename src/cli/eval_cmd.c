@@ -101,16 +101,8 @@ int cmd_eval(int argc, char **argv) {
     if (n_models > 1 && without) return io_error("--without", "switches parts off in one model; give one --model with it");
     if (n_models > 1) return side_by_side(models, n_models, file, (int)threads, show);
     tf_corpus c;
+    if (cli_load_corpus(&c, file)) return 1;
     tf_err e;
-    int line = 0;
-    if (tf_corpus_read(&c, file, &line, &e)) {
-        if (line > 0) {
-            char where[4200];
-            snprintf(where, sizeof where, "%s:%d", file, line);
-            return io_error(where, "%s", e.msg);
-        }
-        return io_error(file, "%s", e.msg);
-    }
     tf_model m;
     char path[4096];
     if (io_load_model(&m, model, path, sizeof path)) { tf_corpus_free(&c); return 1; }

@@ -182,35 +182,22 @@ static int export_all(io_run *c, const char *dir, const io_picture *proto) {
     if (!e) return io_error(NULL, "out of memory");
     const char *ext = fmt_ext[proto->fmt];
     // figures first, then every stage in order, then heads and grids of attention weights
-    static const render_view figs[] = {RENDER_VIEW_ARCHITECTURE, RENDER_VIEW_PE_HEATMAP, RENDER_VIEW_PE_CURVES, RENDER_VIEW_PE_SIMILARITY};
+    static const render_view figs[] = {RENDER_VIEW_ARCHITECTURE, RENDER_VIEW_PE_HEATMAP, RENDER_VIEW_PE_CURVES, RENDER_VIEW_PE_SIMILARITY,
+                                       RENDER_VIEW_COMPARE_LENGTH, RENDER_VIEW_SIDE_BY_SIDE};
     static const char *fig_titles[] = {N_("The architecture (Figure 1 of the paper)"), N_("Positional encoding, as a heatmap"),
-                                       N_("Positional encoding, as curves"), N_("Positional encoding, similarity between positions")};
+                                       N_("Positional encoding, as curves"), N_("Positional encoding, similarity between positions"),
+                                       N_("Held-out exact match by source length"), N_("The same sentence through two models")};
     int lstm = t->n && tf_stage_is_lstm(&t->stages[0]);
-    for (int k = 0; k < 6; k++, n++) {
-        if (lstm && k >= 1 && k <= 3) { n--; continue; } // (a recurrent model has no positional encoding)
-        if (k == 5) { // a second model: the same sentence through both
-            if (!proto->opts.beside) break;
-            e[n].j = *proto;
-            e[n].j.stage = -1;
-            e[n].j.view = RENDER_VIEW_SIDE_BY_SIDE;
-            snprintf(e[n].file, sizeof e[n].file, "figure-side-by-side.%s", ext);
-            snprintf(e[n].title, sizeof e[n].title, "%s", render_tr(&proto->opts, "The same sentence through two models"));
-            continue;
-        }
-        if (k == 4) { // several models: how they compare on the held-out file
-            if (!proto->opts.compare) break;
-            e[n].j = *proto;
-            e[n].j.stage = -1;
-            e[n].j.view = RENDER_VIEW_COMPARE_LENGTH;
-            snprintf(e[n].file, sizeof e[n].file, "figure-compare-length.%s", ext);
-            snprintf(e[n].title, sizeof e[n].title, "%s", render_tr(&proto->opts, "Held-out exact match by source length"));
-            continue;
-        }
+    for (int k = 0; k < 6; k++) {
+        if (lstm && k >= 1 && k <= 3) continue; // a recurrent model has no positional encoding
+        if (k == 4 && !proto->opts.compare) continue; // several models: how they compare on the held-out file
+        if (k == 5 && !proto->opts.beside) continue;  // a second model: the same sentence through both
         e[n].j = *proto;
         e[n].j.stage = -1;
         e[n].j.view = figs[k];
         snprintf(e[n].file, sizeof e[n].file, "figure-%s.%s", render_view_name(figs[k]), ext);
         snprintf(e[n].title, sizeof e[n].title, "%s", render_tr(&proto->opts, lstm && !k ? N_("The network unrolled in time") : fig_titles[k]));
+        n++;
     }
     for (int i = 0; i < t->n; i++, n++) {
         e[n].j = *proto;
@@ -232,9 +219,7 @@ static int export_all(io_run *c, const char *dir, const io_picture *proto) {
         if (s->layer == 0) {
             e[n].j = e[n - 1].j;
             e[n].j.view = RENDER_VIEW_GRID;
-            tf_stage_block_id(s, 1, block, sizeof block);
-            *strchr(block, '.') = '-'; // "enc-self_attn"
-            snprintf(e[n].file, sizeof e[n].file, "grid-%s.%s", block, ext);
+            snprintf(e[n].file, sizeof e[n].file, "grid-%s.%s", tf_stage_block_id(s, 1, block, sizeof block), ext); // "grid-enc.self_attn"
             snprintf(e[n].title, sizeof e[n].title, render_tr(&proto->opts, "Every layer and head: %s"), s->id);
             n++;
         }

@@ -199,20 +199,6 @@ static int write_loss_png(const char *path, const history *h) {
     return rc;
 }
 
-static int load_corpus(tf_corpus *c, const char *path) {
-    int line = 0;
-    tf_err e;
-    if (tf_corpus_read(c, path, &line, &e)) {
-        if (line > 0) {
-            char where[4200];
-            snprintf(where, sizeof where, "%s:%d", path, line);
-            return io_error(where, "%s", e.msg);
-        }
-        return io_error(path, "%s", e.msg);
-    }
-    return 0;
-}
-
 // resumed: the model is a snapshot's (its vocabulary fixed), else built from the training corpus.
 static int build_dataset(tf_dataset *d, const tf_corpus *c, const tf_model *m, const char *what, int resumed, int heldout) {
     int bad = -1;
@@ -498,7 +484,7 @@ int cmd_train(int argc, char **argv) {
     }
     // the corpus
     if (o.corpus) {
-        if (load_corpus(&train, o.corpus) || (o.heldout && load_corpus(&held, o.heldout))) goto done;
+        if (cli_load_corpus(&train, o.corpus) || (o.heldout && cli_load_corpus(&held, o.heldout))) goto done;
     } else {
         tf_lexicon *lx = cli_lexicon(NULL);
         if (!lx) goto done;

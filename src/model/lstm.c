@@ -39,7 +39,8 @@ static void layer_layout(tf_lstm_acts *l, float *base, size_t *u, int X, int C) 
     l->h = take(base, u, (size_t)X * C);
 }
 
-static size_t acts_layout(tf_acts *a, const tf_config *c, float *base) {
+// The activations' places in one block (base NULL: only counts the floats).
+size_t tf_lstm_acts_layout(tf_acts *a, const tf_config *c, float *base) {
     size_t u = 0;
     int S = a->S_cap, T = a->T_cap, C = c->C, L = c->L_enc, X = S > T ? S : T;
     a->src_embed = take(base, &u, (size_t)S * c->E);
@@ -62,23 +63,6 @@ static size_t acts_layout(tf_acts *a, const tf_config *c, float *base) {
     a->probs = take(base, &u, (size_t)T * c->V_tgt);
     a->gates = take(base, &u, (size_t)(X + 1) * 4 * C); // + one row: the recurrent product of a step
     return u;
-}
-
-int tf_lstm_acts_alloc(tf_acts *a, const tf_config *cfg, int S_cap, int T_cap, tf_err *e) {
-    memset(a, 0, sizeof *a);
-    a->S_cap = S_cap;
-    a->T_cap = T_cap;
-    a->lenc = calloc((size_t)cfg->L_enc, sizeof *a->lenc);
-    a->ldec = calloc((size_t)cfg->L_dec, sizeof *a->ldec);
-    if (!a->lenc || !a->ldec) goto oom;
-    a->n_floats = acts_layout(a, cfg, NULL);
-    a->block = calloc(a->n_floats, sizeof(float));
-    if (!a->block) goto oom;
-    acts_layout(a, cfg, a->block);
-    return 0;
-oom:
-    tf_acts_free(a);
-    return tf_fail(e, "out of memory for the activations of %d + %d tokens; use a shorter sentence", S_cap, T_cap);
 }
 
 // ---------------------------------------------------------------- forward

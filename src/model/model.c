@@ -65,17 +65,24 @@ static size_t acts_layout(tf_acts *a, const tf_config *c, float *base) {
 }
 
 int tf_acts_alloc(tf_acts *a, const tf_config *cfg, int S_cap, int T_cap, tf_err *e) {
-    if (cfg->arch == TF_ARCH_LSTM) return tf_lstm_acts_alloc(a, cfg, S_cap, T_cap, e);
+    int lstm = cfg->arch == TF_ARCH_LSTM;
+    size_t (*layout)(tf_acts *, const tf_config *, float *) = lstm ? tf_lstm_acts_layout : acts_layout;
     memset(a, 0, sizeof *a);
     a->S_cap = S_cap;
     a->T_cap = T_cap;
-    a->enc = calloc((size_t)cfg->L_enc, sizeof *a->enc);
-    a->dec = calloc((size_t)cfg->L_dec, sizeof *a->dec);
-    if (!a->enc || !a->dec) goto oom;
-    a->n_floats = acts_layout(a, cfg, NULL);
+    if (lstm) {
+        a->lenc = calloc((size_t)cfg->L_enc, sizeof *a->lenc);
+        a->ldec = calloc((size_t)cfg->L_dec, sizeof *a->ldec);
+        if (!a->lenc || !a->ldec) goto oom;
+    } else {
+        a->enc = calloc((size_t)cfg->L_enc, sizeof *a->enc);
+        a->dec = calloc((size_t)cfg->L_dec, sizeof *a->dec);
+        if (!a->enc || !a->dec) goto oom;
+    }
+    a->n_floats = layout(a, cfg, NULL);
     a->block = calloc(a->n_floats, sizeof(float));
     if (!a->block) goto oom;
-    acts_layout(a, cfg, a->block);
+    layout(a, cfg, a->block);
     return 0;
 oom:
     tf_acts_free(a);

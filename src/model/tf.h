@@ -368,7 +368,7 @@ void tf_lstm_decode(tf_acts *a, const tf_model *m, const int *tgt, int T);
 // reverse_source is 1, <eos> last. Does nothing for other models. The
 // strings of words (or NULL) are moved the same way.
 void tf_source_order(const tf_config *c, int *ids, char **words, int S);
-int tf_lstm_acts_alloc(tf_acts *a, const tf_config *cfg, int S_cap, int T_cap, tf_err *e);
+size_t tf_lstm_acts_layout(tf_acts *a, const tf_config *c, float *base); // the recurrent tf_acts's block
 
 // ---------------------------------------------------------------- the Trace
 typedef enum {

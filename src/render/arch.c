@@ -84,7 +84,7 @@ static render_rgb kind_fill(kind k) {
 static const render_rgb box_ink = {0.08, 0.08, 0.10};
 
 // ---------------------------------------------------------------- layout
-typedef struct { double x, y, w, h; } rect;
+typedef render_rect rect;
 
 enum { ENC, DEC };
 
@@ -293,30 +293,6 @@ static void arch_layout(cairo_t *cr, layout *L, const model_info *mi, double fs,
 }
 
 // ---------------------------------------------------------------- drawing
-static void rounded(cairo_t *cr, rect r, double rad) {
-    rad = fmin(rad, fmin(r.w, r.h) / 2);
-    cairo_new_sub_path(cr);
-    cairo_arc(cr, r.x + r.w - rad, r.y + rad, rad, -M_PI / 2, 0);
-    cairo_arc(cr, r.x + r.w - rad, r.y + r.h - rad, rad, 0, M_PI / 2);
-    cairo_arc(cr, r.x + rad, r.y + r.h - rad, rad, M_PI / 2, M_PI);
-    cairo_arc(cr, r.x + rad, r.y + rad, rad, M_PI, 3 * M_PI / 2);
-    cairo_close_path(cr);
-}
-
-// A line from (x0,y0) to (x1,y1) with a filled head at the end.
-static void arrow(cairo_t *cr, const layout *L, double x0, double y0, double x1, double y1) {
-    double a = atan2(y1 - y0, x1 - x0), s = L->head;
-    double bx = x1 - s * cos(a), by = y1 - s * sin(a);
-    cairo_move_to(cr, x0, y0);
-    cairo_line_to(cr, bx, by);
-    cairo_stroke(cr);
-    cairo_move_to(cr, x1, y1);
-    cairo_line_to(cr, bx + s * 0.42 * sin(a), by - s * 0.42 * cos(a));
-    cairo_line_to(cr, bx - s * 0.42 * sin(a), by + s * 0.42 * cos(a));
-    cairo_close_path(cr);
-    cairo_fill(cr);
-}
-
 static void line(cairo_t *cr, double x0, double y0, double x1, double y1) {
     cairo_move_to(cr, x0, y0);
     cairo_line_to(cr, x1, y1);
@@ -334,15 +310,15 @@ static void feed_wires(cairo_t *cr, const layout *L, int side, int b) {
     if (b == B_DEC_CROSS) { // Q from below on the right; K, V come from the encoder
         line(cr, cx, L->in_y[b], cx, L->tap_y[b]);
         line(cr, cx, L->tap_y[b], xq, L->tap_y[b]);
-        arrow(cr, L, xq, L->tap_y[b], xq, bot);
+        render_arrow(cr, xq, L->tap_y[b], xq, bot, L->head);
     } else if (blocks[b].k == K_ATTN) { // one line parts into V, K, Q
         line(cr, cx, L->in_y[b], cx, L->fork_y[b]);
         line(cr, xv, L->fork_y[b], xq, L->fork_y[b]);
-        arrow(cr, L, xv, L->fork_y[b], xv, bot);
-        arrow(cr, L, xk, L->fork_y[b], xk, bot);
-        arrow(cr, L, xq, L->fork_y[b], xq, bot);
+        render_arrow(cr, xv, L->fork_y[b], xv, bot, L->head);
+        render_arrow(cr, xk, L->fork_y[b], xk, bot, L->head);
+        render_arrow(cr, xq, L->fork_y[b], xq, bot, L->head);
     } else {
-        arrow(cr, L, cx, L->in_y[b], cx, bot);
+        render_arrow(cr, cx, L->in_y[b], cx, bot, L->head);
     }
 }
 
@@ -351,14 +327,14 @@ static void feed_wires(cairo_t *cr, const layout *L, int side, int b) {
 static void sublayer_wires_pre(cairo_t *cr, const layout *L, int side, int n, int b, int a) {
     rect nr = L->box[n], r = L->box[b], ar = L->box[a];
     double cx = L->cx[side], res_x = side == ENC ? r.x - 0.75 * L->u : r.x + r.w + 0.75 * L->u;
-    arrow(cr, L, cx, L->in_y[n], cx, nr.y + nr.h);
+    render_arrow(cr, cx, L->in_y[n], cx, nr.y + nr.h, L->head);
     cairo_move_to(cr, cx, L->tap_y[n]);
     cairo_line_to(cr, res_x, L->tap_y[n]);
     cairo_line_to(cr, res_x, mid_y(ar));
     cairo_stroke(cr);
-    arrow(cr, L, res_x, mid_y(ar), side == ENC ? ar.x : ar.x + ar.w, mid_y(ar));
+    render_arrow(cr, res_x, mid_y(ar), side == ENC ? ar.x : ar.x + ar.w, mid_y(ar), L->head);
     feed_wires(cr, L, side, b);
-    arrow(cr, L, cx, r.y, cx, ar.y + ar.h);
+    render_arrow(cr, cx, r.y, cx, ar.y + ar.h, L->head);
 }
 
 // The wires of one sublayer b and its Add & Norm an: the main line up from
@@ -373,8 +349,8 @@ static void sublayer_wires(cairo_t *cr, const layout *L, int side, int b, int an
     cairo_line_to(cr, res_x, L->tap_y[b]);
     cairo_line_to(cr, res_x, mid_y(a));
     cairo_stroke(cr);
-    arrow(cr, L, res_x, mid_y(a), side == ENC ? a.x : a.x + a.w, mid_y(a));
-    arrow(cr, L, cx, r.y, cx, a.y + a.h);
+    render_arrow(cr, res_x, mid_y(a), side == ENC ? a.x : a.x + a.w, mid_y(a), L->head);
+    render_arrow(cr, cx, r.y, cx, a.y + a.h, L->head);
 }
 
 static void draw_wires(cairo_t *cr, const layout *L) {
@@ -383,8 +359,8 @@ static void draw_wires(cairo_t *cr, const layout *L) {
         double cx = L->cx[side];
         int emb = side == ENC ? B_SRC_EMBED : B_TGT_EMBED;
         rect e = L->box[emb];
-        arrow(cr, L, cx, 1.0 * u, cx, e.y + e.h);                          // inputs -> embedding
-        arrow(cr, L, cx, e.y, cx, L->plus_y[side] + L->plus_r);            // embedding -> ⊕
+        render_arrow(cr, cx, 1.0 * u, cx, e.y + e.h, L->head);                          // inputs -> embedding
+        render_arrow(cr, cx, e.y, cx, L->plus_y[side] + L->plus_r, L->head);            // embedding -> ⊕
         double dir = side == ENC ? 1 : -1;                                 // icon -> ⊕
         line(cr, L->icon_x[side] + dir * L->icon_r, L->plus_y[side], cx - dir * L->plus_r, L->plus_y[side]);
     }
@@ -404,7 +380,7 @@ static void draw_wires(cairo_t *cr, const layout *L) {
     // encoder top -> (Norm) -> up, across the gutter, into the cross-attention as K and V
     rect an2 = L->box[B_ENC_AN2];
     double cx = L->cx[ENC];
-    if (L->has[B_ENC_NORM]) arrow(cr, L, cx, an2.y, cx, L->box[B_ENC_NORM].y + L->box[B_ENC_NORM].h);
+    if (L->has[B_ENC_NORM]) render_arrow(cr, cx, an2.y, cx, L->box[B_ENC_NORM].y + L->box[B_ENC_NORM].h, L->head);
     rect c = L->box[B_DEC_CROSS];
     double wy = L->fork_y[B_DEC_CROSS], xv = c.x + c.w * 0.2, xk = c.x + c.w * 0.45;
     cairo_move_to(cr, cx, L->enc_out_y);
@@ -413,24 +389,24 @@ static void draw_wires(cairo_t *cr, const layout *L) {
     cairo_line_to(cr, L->gutter_x, wy);
     cairo_line_to(cr, xk, wy);
     cairo_stroke(cr);
-    arrow(cr, L, xv, wy, xv, c.y + c.h);
-    arrow(cr, L, xk, wy, xk, c.y + c.h);
+    render_arrow(cr, xv, wy, xv, c.y + c.h, L->head);
+    render_arrow(cr, xk, wy, xk, c.y + c.h, L->head);
     // decoder top -> (Norm) -> Linear -> Softmax -> output
     static const int chain[] = {B_DEC_AN3, B_DEC_NORM, B_LINEAR, B_SOFTMAX};
     double dx = L->cx[DEC];
     int prev = B_DEC_AN3;
     for (int k = 1; k < 4; k++) {
         if (!L->has[chain[k]]) continue;
-        arrow(cr, L, dx, L->box[prev].y, dx, L->box[chain[k]].y + L->box[chain[k]].h);
+        render_arrow(cr, dx, L->box[prev].y, dx, L->box[chain[k]].y + L->box[chain[k]].h, L->head);
         prev = chain[k];
     }
-    arrow(cr, L, dx, L->box[B_SOFTMAX].y, dx, L->box[B_SOFTMAX].y - 1.0 * u);
+    render_arrow(cr, dx, L->box[B_SOFTMAX].y, dx, L->box[B_SOFTMAX].y - 1.0 * u, L->head);
 }
 
 static void draw_box(cairo_t *cr, const layout *L, int b) {
     rect r = L->box[b];
     render_rgb f = kind_fill(blocks[b].k);
-    rounded(cr, r, 0.35 * L->u);
+    render_rounded(cr, r, 0.35 * L->u);
     render_set_rgb(cr, f);
     cairo_fill_preserve(cr);
     render_set_rgb(cr, (render_rgb){f.r * 0.55, f.g * 0.55, f.b * 0.55});
@@ -478,14 +454,14 @@ static void highlight(cairo_t *cr, const layout *L, rect r, render_rgb a, int un
     double rad = 0.35 * L->u;
     if (under) {
         for (int k = 3; k >= 1; k--) {
-            rounded(cr, r, rad);
+            render_rounded(cr, r, rad);
             cairo_set_source_rgba(cr, a.r, a.g, a.b, 0.16);
             cairo_set_line_width(cr, k * 0.5 * L->u);
             cairo_stroke(cr);
         }
         return;
     }
-    rounded(cr, r, rad);
+    render_rounded(cr, r, rad);
     render_set_rgb(cr, a);
     cairo_set_line_width(cr, 0.28 * L->u);
     cairo_stroke(cr);
@@ -528,7 +504,7 @@ static void draw_badge(cairo_t *cr, const layout *L, const tf_stage *s, const mo
     rect stack = L->stack[side];
     rect b = {0, mid_y(stack) - (L->n_h + 0.3 * u + L->badge_h) / 2 + L->n_h + 0.3 * u, tw + 0.8 * u, tht + 0.5 * u};
     b.x = side == ENC ? stack.x - 0.5 * u - b.w : stack.x + stack.w + 0.5 * u;
-    rounded(cr, b, 0.3 * u);
+    render_rounded(cr, b, 0.3 * u);
     render_set_rgb(cr, accent);
     cairo_fill(cr);
     st.width = tw + 1;
@@ -582,7 +558,7 @@ int render_architecture(cairo_t *cr, const tf_trace *t, const tf_model *m, int s
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
     for (int side = ENC; side <= DEC; side++) { // the N× stacks
-        rounded(cr, L.stack[side], 0.9 * L.u);
+        render_rounded(cr, L.stack[side], 0.9 * L.u);
         render_set_rgb(cr, th.panel);
         cairo_fill_preserve(cr);
         render_set_rgb(cr, th.grid);
@@ -591,7 +567,7 @@ int render_architecture(cairo_t *cr, const tf_trace *t, const tf_model *m, int s
     }
     if (lit >= 0) { // a tint under the ⊕ group, a glow under a box
         if (blocks[lit].k == K_PE) {
-            rounded(cr, L.box[lit], 0.35 * L.u);
+            render_rounded(cr, L.box[lit], 0.35 * L.u);
             cairo_set_source_rgba(cr, th.accent.r, th.accent.g, th.accent.b, 0.18);
             cairo_fill(cr);
         }

@@ -231,18 +231,26 @@ void render_lines(cairo_t *cr, const tf_trace *t, int stage, int all_heads, cons
     }
 }
 
-int render_lines_hit(const tf_trace *t, int stage, int all_heads, const render_opts *o, double w, double h, double x, double y, int *row,
-                     int *col) {
-    if (stage < 0 || stage >= t->n || !render_lines_fit(&t->stages[stage])) return -1;
+// The layout of a stage drawn as lines at this size, measured on a scratch
+// surface; NULL when the stage is not drawn as lines.
+static const tf_stage *layout_at(const tf_trace *t, int stage, int all_heads, const render_opts *o, double w, double h, lines_layout *L) {
+    if (stage < 0 || stage >= t->n || !render_lines_fit(&t->stages[stage])) return NULL;
     const tf_stage *s = &t->stages[stage];
     int ids[TF_MAX_H];
     all_heads = all_heads && stages_of(t, stage, all_heads, ids, TF_MAX_H) > 1;
     cairo_surface_t *one = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
     cairo_t *cr = cairo_create(one);
-    lines_layout L;
-    lines_layout_of(cr, t, s, all_heads, o, w, h, &L);
+    lines_layout_of(cr, t, s, all_heads, o, w, h, L);
     cairo_destroy(cr);
     cairo_surface_destroy(one);
+    return s;
+}
+
+int render_lines_hit(const tf_trace *t, int stage, int all_heads, const render_opts *o, double w, double h, double x, double y, int *row,
+                     int *col) {
+    lines_layout L;
+    const tf_stage *s = layout_at(t, stage, all_heads, o, w, h, &L);
+    if (!s) return -1;
     // a word's band: its row of the column, from the edge of its label to the middle of the lines
     double mid = (L.xl + L.xr) / 2;
     int right = x >= mid;
@@ -258,17 +266,9 @@ int render_lines_hit(const tf_trace *t, int stage, int all_heads, const render_o
 
 int render_lines_anchor(const tf_trace *t, int stage, int all_heads, const render_opts *o, double w, double h, int right, int i, double *x,
                         double *y) {
-    if (stage < 0 || stage >= t->n || !render_lines_fit(&t->stages[stage])) return -1;
-    const tf_stage *s = &t->stages[stage];
-    if (i < 0 || i >= (right ? s->rows : s->cols)) return -1;
-    int ids[TF_MAX_H];
-    all_heads = all_heads && stages_of(t, stage, all_heads, ids, TF_MAX_H) > 1;
-    cairo_surface_t *one = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
-    cairo_t *cr = cairo_create(one);
     lines_layout L;
-    lines_layout_of(cr, t, s, all_heads, o, w, h, &L);
-    cairo_destroy(cr);
-    cairo_surface_destroy(one);
+    const tf_stage *s = layout_at(t, stage, all_heads, o, w, h, &L);
+    if (!s || i < 0 || i >= (right ? s->rows : s->cols)) return -1;
     double gap = L.fs * 0.5;
     *x = right ? L.xr - gap : L.xl + gap;
     *y = word_y(&L, right, i);

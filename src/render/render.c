@@ -40,6 +40,30 @@ const char *render_view_names(void) {
            "compare-length, side-by-side, compare, loss";
 }
 
+// ---------------------------------------------------------------- shapes the diagrams share
+void render_rounded(cairo_t *cr, render_rect r, double rad) {
+    rad = fmin(rad, fmin(r.w, r.h) / 2);
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, r.x + r.w - rad, r.y + rad, rad, -M_PI / 2, 0);
+    cairo_arc(cr, r.x + r.w - rad, r.y + r.h - rad, rad, 0, M_PI / 2);
+    cairo_arc(cr, r.x + rad, r.y + r.h - rad, rad, M_PI / 2, M_PI);
+    cairo_arc(cr, r.x + rad, r.y + rad, rad, M_PI, 3 * M_PI / 2);
+    cairo_close_path(cr);
+}
+
+void render_arrow(cairo_t *cr, double x0, double y0, double x1, double y1, double head) {
+    double a = atan2(y1 - y0, x1 - x0);
+    double bx = x1 - head * cos(a), by = y1 - head * sin(a);
+    cairo_move_to(cr, x0, y0);
+    cairo_line_to(cr, bx, by);
+    cairo_stroke(cr);
+    cairo_move_to(cr, x1, y1);
+    cairo_line_to(cr, bx + head * 0.42 * sin(a), by - head * 0.42 * cos(a));
+    cairo_line_to(cr, bx - head * 0.42 * sin(a), by + head * 0.42 * cos(a));
+    cairo_close_path(cr);
+    cairo_fill(cr);
+}
+
 // ---------------------------------------------------------------- what if?
 const char *render_part_name(const render_opts *o, int part) {
     static const char *const names[TF_WITHOUT_PARTS] = {N_("positional encoding"), N_("the division by √d_k"), N_("the causal mask"),

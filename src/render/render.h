@@ -304,4 +304,10 @@ void render_loss_curve(cairo_t *cr, const float *loss, int n, const float *acc, 
 void render_loss_compare(cairo_t *cr, const tf_model *const *models, const char *const *names, int n, const render_opts *o,
                          double w, double h);
 
+// Shapes the diagrams share: a rounded box's path (to fill or stroke), and a
+// line from (x0,y0) to (x1,y1) with a filled head of length head at its end.
+typedef struct { double x, y, w, h; } render_rect;
+void render_rounded(cairo_t *cr, render_rect r, double rad);
+void render_arrow(cairo_t *cr, double x0, double y0, double x1, double y1, double head);
+
 #endif

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct { double x, y, w, h; } rect;
+typedef render_rect rect;
 
 enum { COL_EMBED = 0 }; // then the layers, then (attention), then the output
 
@@ -30,28 +30,6 @@ static rect cell(const geo *g, int dec, int row, int col) {
     double x = g->x0 + g->lab_w + col * g->col_w;
     double px = g->col_w * 0.12, py = g->row_h * 0.14;
     return (rect){x + px, y + py, g->col_w - 2 * px, g->row_h - 2 * py};
-}
-
-static void rounded(cairo_t *cr, rect r, double rad) {
-    rad = fmin(rad, fmin(r.w, r.h) / 2);
-    cairo_new_sub_path(cr);
-    cairo_arc(cr, r.x + r.w - rad, r.y + rad, rad, -M_PI / 2, 0);
-    cairo_arc(cr, r.x + r.w - rad, r.y + r.h - rad, rad, 0, M_PI / 2);
-    cairo_arc(cr, r.x + rad, r.y + r.h - rad, rad, M_PI / 2, M_PI);
-    cairo_arc(cr, r.x + rad, r.y + rad, rad, M_PI, 3 * M_PI / 2);
-    cairo_close_path(cr);
-}
-
-static void arrow(cairo_t *cr, double x0, double y0, double x1, double y1, double head) {
-    double a = atan2(y1 - y0, x1 - x0);
-    cairo_move_to(cr, x0, y0);
-    cairo_line_to(cr, x1 - head * 0.6 * cos(a), y1 - head * 0.6 * sin(a));
-    cairo_stroke(cr);
-    cairo_move_to(cr, x1, y1);
-    cairo_line_to(cr, x1 - head * cos(a - 0.45), y1 - head * sin(a - 0.45));
-    cairo_line_to(cr, x1 - head * cos(a + 0.45), y1 - head * sin(a + 0.45));
-    cairo_close_path(cr);
-    cairo_fill(cr);
 }
 
 // Which side, column and kind of place a stage is: dec 0/1, col, and v (enc.final).
@@ -140,7 +118,7 @@ int render_unrolled(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage
         int n = lit_dec ? g.T : g.S;
         rect a = cell(&g, lit_dec, 0, lit_col), b = cell(&g, lit_dec, n - 1, lit_col);
         rect band = {a.x - g.col_w * 0.08, a.y - g.row_h * 0.1, a.w + g.col_w * 0.16, b.y + b.h - a.y + g.row_h * 0.2};
-        rounded(cr, band, g.col_w * 0.15);
+        render_rounded(cr, band, g.col_w * 0.15);
         cairo_set_source_rgba(cr, th.accent.r, th.accent.g, th.accent.b, 0.16);
         cairo_fill(cr);
     }
@@ -185,7 +163,7 @@ int render_unrolled(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage
                 rect b = cell(&g, dec, r, c);
                 int is_lstm = c >= 1 && c <= g.L;
                 int here = lit_col == c && lit_dec == dec && !lit_v && step == r;
-                rounded(cr, b, is_lstm ? b.h * 0.3 : b.h * 0.15);
+                render_rounded(cr, b, is_lstm ? b.h * 0.3 : b.h * 0.15);
                 render_set_rgb(cr, here ? th.accent : is_lstm ? th.panel : th.bg);
                 cairo_fill_preserve(cr);
                 render_set_rgb(cr, here ? th.accent : th.grid);
@@ -208,11 +186,11 @@ int render_unrolled(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage
                 cairo_set_line_width(cr, lw);
                 if (c + 1 < g.ncol && (dec || c < g.L)) {
                     rect nb = cell(&g, dec, r, c + 1);
-                    arrow(cr, b.x + b.w, b.y + b.h / 2, nb.x, nb.y + nb.h / 2, head);
+                    render_arrow(cr, b.x + b.w, b.y + b.h / 2, nb.x, nb.y + nb.h / 2, head);
                 }
                 if (is_lstm && r + 1 < n) {
                     rect nb = cell(&g, dec, r + 1, c);
-                    arrow(cr, b.x + b.w / 2, b.y + b.h, nb.x + nb.w / 2, nb.y, head);
+                    render_arrow(cr, b.x + b.w / 2, b.y + b.h, nb.x + nb.w / 2, nb.y, head);
                 }
                 if (boxes && n_box < max) {
                     int k = target(t, &g, stage, dec, c);
@@ -227,11 +205,11 @@ int render_unrolled(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage
         rect a = cell(&g, 0, g.S - 1, 1 + l), b = cell(&g, 1, 0, 1 + l);
         render_set_rgb(cr, lit_v ? th.accent : th.fg);
         cairo_set_line_width(cr, lit_v ? 2.5 * lw : 1.6 * lw);
-        arrow(cr, a.x + a.w / 2, a.y + a.h, b.x + b.w / 2, b.y, head * 1.3);
+        render_arrow(cr, a.x + a.w / 2, a.y + a.h, b.x + b.w / 2, b.y, head * 1.3);
     }
     rect va = cell(&g, 0, g.S - 1, 1), vb = cell(&g, 0, g.S - 1, g.L);
     rect vbox = {va.x, g.y_v + g.gap_h * 0.22, vb.x + vb.w - va.x, g.gap_h * 0.56};
-    rounded(cr, vbox, vbox.h * 0.3);
+    render_rounded(cr, vbox, vbox.h * 0.3);
     render_set_rgb(cr, lit_v ? th.accent : th.bg);
     cairo_fill_preserve(cr);
     render_set_rgb(cr, th.accent);

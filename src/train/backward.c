@@ -5,36 +5,16 @@
 // target embedding) collects both uses.
 // Letters: S, T, C, H, D, F, V as in tf.h; d<name> is ∂loss/∂<name>.
 #include "train.h"
+#include "vec.h"
 
 #include <math.h>
 #include <string.h>
 
-typedef float v8 __attribute__((vector_size(32), aligned(4), may_alias));
-
 #define splat(a) ((v8){(a), (a), (a), (a), (a), (a), (a), (a)}) // a: a plain load, evaluated once per lane
-
-// y (n) += a · x (n)
-static inline __attribute__((always_inline)) void axpy(float *y, float a, const float *x, int n) {
-    v8 av = {a, a, a, a, a, a, a, a};
-    int i = 0;
-    for (; i + 8 <= n; i += 8) *(v8 *)(y + i) += av * *(const v8 *)(x + i);
-    for (; i < n; i++) y[i] += a * x[i];
-}
-
-static inline __attribute__((always_inline)) float dotv(const float *a, const float *b, int n) {
-    v8 s = {0};
-    int i = 0;
-    for (; i + 8 <= n; i += 8) s += *(const v8 *)(a + i) * *(const v8 *)(b + i);
-    float r = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
-    for (; i < n; i++) r += a[i] * b[i];
-    return r;
-}
 
 // undoes tf_linear: out (T,n_out) = x (T,n_in) Wᵀ + b
 //   dx += dout W;  dW += doutᵀ x;  db += Σ_t dout   (dx, dW, db may be NULL)
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("arch=x86-64-v3", "default")))
-#endif
+CLONES
 static void linear_backward(float *dx, float *dw, float *db, const float *dout, const float *x, const float *w,
                             int T, int n_in, int n_out) {
     if (db)

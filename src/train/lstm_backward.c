@@ -6,35 +6,12 @@
 // Letters: S, T source and target steps, E embed_dim, C hidden_size, V vocabulary;
 // d<name> is ∂loss/∂<name>.
 #include "train.h"
+#include "vec.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef float v8 __attribute__((vector_size(32), aligned(4), may_alias));
-
-// y (n) += a · x (n)
-static inline __attribute__((always_inline)) void axpy(float *y, float a, const float *x, int n) {
-    v8 av = {a, a, a, a, a, a, a, a};
-    int i = 0;
-    for (; i + 8 <= n; i += 8) *(v8 *)(y + i) += av * *(const v8 *)(x + i);
-    for (; i < n; i++) y[i] += a * x[i];
-}
-
-static inline __attribute__((always_inline)) float dot(const float *a, const float *b, int n) {
-    v8 s = {0};
-    int i = 0;
-    for (; i + 8 <= n; i += 8) s += *(const v8 *)(a + i) * *(const v8 *)(b + i);
-    float r = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
-    for (; i < n; i++) r += a[i] * b[i];
-    return r;
-}
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define CLONES
-#endif
 
 // ---------------------------------------------------------------- deferred weight gradients
 // Rows of one product y = x Wᵀ + b: the gradients dy and the inputs x.
@@ -193,7 +170,7 @@ CLONES void tf_lstm_backward(tf_model *g, tf_acts *d, const tf_acts *a, const tf
             float *dwt = dw + (size_t)t * S, *dst = dsc + (size_t)t * S;
             // forward was: context_t = Σ_s w_ts h̄_s
             for (int s = 0; s < S; s++) {
-                dwt[s] += dot(dct, hs + (size_t)s * C, C);
+                dwt[s] += dotv(dct, hs + (size_t)s * C, C);
                 axpy(dhs + (size_t)s * C, wt[s], dct, C);
             }
             // forward was: w_t = softmax(scores_t)   ->   dscore = w ⊙ (dw − Σ w dw)
