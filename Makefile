@@ -11,7 +11,7 @@ WARN    := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -fopenmp
 # No folder of this checkout is compiled in: tviz finds its data relative to
 # itself (src/io/data.h), from build/ as once installed.
 DEFS    :=
-PKGS    := pangocairo cairo-svg cairo-pdf stb sdl2 libpng
+PKGS    := pangocairo cairo-svg cairo-pdf sdl2 libpng
 PKGCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKGLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 INC     = $(PKGCFLAGS)
@@ -21,7 +21,7 @@ SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 # Debian packages the build and tests need (the last line: make install's
 # checks, the man page, and make deb).
 DEB_PKGS := gcc libc6-dev make pkg-config libcjson-dev libcmocka-dev \
-            libcairo2-dev libpango1.0-dev libstb-dev fonts-noto-core fonts-dejavu-core \
+            libcairo2-dev libpango1.0-dev fonts-noto-core fonts-dejavu-core \
             libsdl2-dev libgif-dev libpng-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps \
             clang libclang-rt-14-dev valgrind gettext \
             binutils man-db desktop-file-utils appstream dpkg-dev debhelper lintian
