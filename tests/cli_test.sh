@@ -418,6 +418,14 @@ grep -q "^2 models on tests/fixtures/everyday.tsv: 30 sentence pairs" "$T/out" &
 expect_error "export: side by side with a missing second model" "nosuchmodel: " "$TVIZ" export --view side-by-side --model nosuchmodel --model "$L" -o "$T/side2.png"
 expect_ok "train: resume" "$TVIZ" train --corpus "$T/ok.tsv" -o "$T/m3.safetensors" --resume "$T/m.snapshots/step-000002.safetensors" --steps 6 --threads 1
 grep -q "6 steps: 3 to 6 in" "$T/err" && ok || bad "train --resume: the steps of this run are not named: $(tail -1 "$T/err")"
+# a recurrent run resumed from its snapshot ends exactly where the run in one go does
+# (its learning rate and clipping are the recurrent defaults again, not the Transformer's schedule)
+R="--corpus $T/ok.tsv --arch lstm --embed-dim 8 --hidden 8 --layers 1 --eval-every 0 --threads 1"
+expect_ok "train lstm: in one go" "$TVIZ" train $R --steps 6 --save-every 0 -o "$T/lstm6.safetensors"
+expect_ok "train lstm: 3 steps" "$TVIZ" train $R --steps 3 --save-every 3 -o "$T/lstm3.safetensors"
+expect_ok "train lstm: resumed" "$TVIZ" train --corpus "$T/ok.tsv" --threads 1 --save-every 0 -o "$T/lstm36.safetensors" \
+    --resume "$T/lstm3.snapshots/step-000003.safetensors" --steps 6
+cmp -s "$T/lstm6.safetensors" "$T/lstm36.safetensors" && ok || bad "train lstm: 3 + 3 resumed steps differ from 6 in one go"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -68,6 +68,7 @@ typedef struct {
     long bpe;
     int lstm, attention, embed_dim, hidden, reverse; // --arch lstm and its sizes
     int norm_first, without;  // the variant of a new model (--norm-first, --without)
+    int lr_given, clip_given; // --lr, --clip given (else each family's default)
     tf_train_cfg cfg;
 } train_opts;
 
@@ -273,6 +274,15 @@ static int opt_num(int argc, char **argv, int *i, const char *name, long lo, lon
     return k;
 }
 
+// A recurrent model's training (Sutskever et al.): Adam at a constant 0.001
+// and clipping at 5 unless --lr and --clip say otherwise; no dropout in the
+// small model here. For a new --arch lstm run and for resuming one.
+static void lstm_defaults(train_opts *o) {
+    if (!o->lr_given) o->cfg.lr_const = 0.001f;
+    if (!o->clip_given) o->cfg.clip_norm = 5.0f;
+    o->cfg.dropout = 0.0f;
+}
+
 static int parse_train(train_opts *o, int argc, char **argv) {
     memset(o, 0, sizeof *o);
     tf_train_defaults(&o->cfg);
@@ -281,7 +291,6 @@ static int parse_train(train_opts *o, int argc, char **argv) {
     o->steps = 2000; o->save_every = 250; o->eval_every = 500; o->batch_tokens = 512; o->corpus_seed = 1;
     o->d_model = 64; o->heads = 4; o->layers = 2; o->d_ff = 256;
     o->embed_dim = 128; o->hidden = 256; o->reverse = 1;
-    int lr_given = 0, clip_given = 0;
     for (int i = 1; i < argc; i++) {
         int rc = 0, k;
         long v = 0;
@@ -309,8 +318,8 @@ static int parse_train(train_opts *o, int argc, char **argv) {
 #define FLT(name, lo, hi, field) if ((k = io_opt(argc, argv, &i, name, NULL, &s))) { double d; if (k < 0 || cli_number(name, s, lo, hi, &d)) return 1; o->field = (float)d; continue; }
         FLT("--lr-scale", 1e-6, 1e6, cfg.lr_scale) FLT("--dropout", 0, 0.9, cfg.dropout)
         FLT("--label-smoothing", 0, 0.9, cfg.label_smoothing)
-        if ((k = io_opt(argc, argv, &i, "--lr", NULL, &s))) { double d; if (k < 0 || cli_number("--lr", s, 1e-7, 10, &d)) return 1; o->cfg.lr_const = (float)d; lr_given = 1; continue; }
-        if ((k = io_opt(argc, argv, &i, "--clip", NULL, &s))) { double d; if (k < 0 || cli_number("--clip", s, 0, 1e6, &d)) return 1; o->cfg.clip_norm = (float)d; clip_given = 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--lr", NULL, &s))) { double d; if (k < 0 || cli_number("--lr", s, 1e-7, 10, &d)) return 1; o->cfg.lr_const = (float)d; o->lr_given = 1; continue; }
+        if ((k = io_opt(argc, argv, &i, "--clip", NULL, &s))) { double d; if (k < 0 || cli_number("--clip", s, 0, 1e6, &d)) return 1; o->cfg.clip_norm = (float)d; o->clip_given = 1; continue; }
         if ((k = io_opt(argc, argv, &i, "--arch", NULL, &s))) {
             if (k < 0) return 1;
             if (!strcmp(s, "lstm")) o->lstm = 1;
@@ -330,11 +339,7 @@ static int parse_train(train_opts *o, int argc, char **argv) {
     if (o->heldout && !o->corpus) return io_error("--heldout", "needs --corpus too (without --corpus the built-in held-out set is used)");
     if (o->d_model % o->heads) return io_error("--heads", "%d does not divide --d-model %d", o->heads, o->d_model);
     if (o->attention && !o->lstm) return io_error("--attention", "is for --arch lstm (the Transformer has its own attention)");
-    if (o->lstm) { // Sutskever et al.: no dropout in the small model here, clipping at 5; Adam at 0.001
-        if (!lr_given) o->cfg.lr_const = 0.001f;
-        if (!clip_given) o->cfg.clip_norm = 5.0f;
-        o->cfg.dropout = 0.0f;
-    }
+    if (o->lstm) lstm_defaults(o);
     if (o->lstm && (o->norm_first || o->without))
         return io_error(o->norm_first ? "--norm-first" : "--without", "is for the Transformer; a recurrent model (--arch lstm) has no such part");
     if (o->resume && (o->norm_first || o->without))
@@ -477,6 +482,7 @@ int cmd_train(int argc, char **argv) {
         if (tf_model_load(&loaded, o.resume, &e)) { io_error(o.resume, "%s", e.msg); goto done; }
         if (tf_model_clone(&m, &loaded, &e)) { io_error(o.resume, "%s", e.msg); goto done; }
         tf_model_free(&loaded);
+        if (m.cfg.arch == TF_ARCH_LSTM) lstm_defaults(&o); // the state keeps neither --lr nor --clip
         if (tf_trainer_init(&t, &m, &o.cfg, &e)) { io_error("train", "%s", e.msg); goto done; }
         beside(path, sizeof path, o.resume, ".state");
         if (state_load(path, &t, &o, &h)) goto done;
