@@ -42,4 +42,12 @@ pdftoppm -png -r 72 -f 175 -l 175 -singlefile build/deck-fa.pdf docs/slide-fa
 "$TVIZ" export --model build/base.safetensors --without scale --view compare --stage enc.0.self_attn.head.0.weights --width 1400 -o docs/whatif-scale.png
 "$TVIZ" export --model en-fa-pre-ln --view architecture --stage enc.0.pre_norm1 --width 700 -o docs/pre-ln.png
 "$TVIZ" export --view loss --model en-fa --model en-fa-pre-ln --width 1000 -o docs/loss-pre-ln.png
+"$TVIZ" export --view loss --model en-fa --model en-fa-no-mask --model en-fa-no-pe --width 1000 -o docs/loss-whatif.png
+DISPLAY=$D "$TVIZ" --size 1440x900 --keys "C W 2" --screenshot docs/window-whatif.png --quit
+# the recurrent models: the RNN with attention unrolled in time at its third decoder step; the same sentence
+# through both families; held-out accuracy by source length; an LSTM's forget gates for a Persian slide
+DISPLAY=$D "$TVIZ" --model rnn-attn-en-fa --size 1440x900 --keys "C ] ] ]" --screenshot docs/window-rnn.png --quit
+"$TVIZ" export --view side-by-side --model en-fa --model rnn-attn-en-fa --width 1400 -o docs/side-by-side.png
+"$TVIZ" export --view compare-length --model en-fa --model lstm-en-fa --model rnn-attn-en-fa --width 1000 -o docs/compare-length.png
+"$TVIZ" export --lang fa --model lstm-en-fa --stage enc.1.f --width 1000 -o docs/lstm-forget-fa.png
 echo "docs: pictures remade"
