@@ -174,7 +174,10 @@ static void next_language(app *a) {
     const char *lang = best[0] ? best : first;
     char err[900];
     if (!lang[0]) app_state_message(&a->s, 1, "%s", _("no lessons found; set TVIZ_DATA_DIR or reinstall"));
-    else if (load_lesson(a, lang, err, sizeof err)) app_state_message(&a->s, 1, "%s", err);
+    else if (load_lesson(a, lang, err, sizeof err)) { // the detail on stderr, in English as every error there; the window says it in the learner's words
+        fprintf(stderr, "tviz: %s\n", err);
+        app_state_message(&a->s, 1, _("the lessons of %s could not be read; tviz lesson check names the mistake"), lang);
+    }
     else app_state_message(&a->s, 0, _("Language: %s"), lang);
 }
 

@@ -345,11 +345,12 @@ static double text_panel(cairo_t *cr, const app_state *s, const app_world *wd, c
         y += render_text(cr, buf, x, y, &dec) + 10 * u;
     }
     if (s->hover_row >= 0 && s->hover_col >= 0 && s->hover_row < st->rows && s->hover_col < st->cols) {
-        char a[16], b[16], v[32];
+        char a[64], b[64], v[32];
+        render_opts lo = app_render_opts(s);
         float val = st->data[(size_t)s->hover_row * st->cols + s->hover_col];
         // labels may be Persian or Arabic: isolate them (FSI … PDI) in the left-to-right line
         snprintf(buf, sizeof buf, "[%d, %d]  \u2068%s\u2069 · \u2068%s\u2069  =  %s", s->hover_row, s->hover_col,
-                 tf_axis_label(t, st->row_axis, s->hover_row, a, sizeof a), tf_axis_label(t, st->col_axis, s->hover_col, b, sizeof b),
+                 render_axis_label(t, st->row_axis, s->hover_row, &lo, a, sizeof a), render_axis_label(t, st->col_axis, s->hover_col, &lo, b, sizeof b),
                  render_format_value(val, v, sizeof v, 4));
         render_text_style hv = math;
         hv.size = 15 * u;
@@ -673,8 +674,9 @@ void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, do
         else if (st->head >= 0) status_add(status, sizeof status, _("head %d"), st->head + 1);
         int steps = tf_stage_time_steps(t, s->stage);
         if (steps > 0 && s->time_step >= 0 && s->time_step < steps) {
-            char buf[16];
-            status_add(status, sizeof status, _("time step %d of %d: %s"), s->time_step + 1, steps, tf_axis_label(t, st->row_axis, s->time_step, buf, sizeof buf));
+            char buf[64];
+            render_opts lo = app_render_opts(s);
+            status_add(status, sizeof status, _("time step %d of %d: %s"), s->time_step + 1, steps, render_axis_label(t, st->row_axis, s->time_step, &lo, buf, sizeof buf));
         } else if (wd->r->greedy && !tf_stage_is_lstm(st))
             status_add(status, sizeof status, _("decoding step %d/%d"), wd->r->T, s->decode_step ? s->decode_full : wd->r->T);
         if (s->zoom != 1) status_add(status, sizeof status, _("zoom %.0f%%"), s->zoom * 100);

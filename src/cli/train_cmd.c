@@ -351,15 +351,6 @@ static int parse_train(train_opts *o, int argc, char **argv) {
     return 0;
 }
 
-// "dir/name.safetensors" + suffix -> "dir/name" + suffix
-static void beside(char *buf, size_t n, const char *path, const char *suffix) {
-    size_t l = strlen(path);
-    const char *ext = ".safetensors";
-    size_t el = strlen(ext);
-    if (l > el && !strcmp(path + l - el, ext)) l -= el;
-    snprintf(buf, n, "%.*s%s", (int)l, path, suffix);
-}
-
 #define LOSS_EVERY 10 // steps each value of a model file's loss curve averages
 
 // The model file records where training is: the step, the mean loss of the
@@ -394,7 +385,7 @@ static int snapshot(const char *dir, const tf_trainer *t, const train_opts *o, c
     char st[4200];
     tf_err e;
     snprintf(path, n, "%s/step-%06d.safetensors", dir, t->step);
-    beside(st, sizeof st, path, ".state");
+    io_beside(st, sizeof st, path, ".state");
     record(t->m, t->step, h);
     if (tf_model_save(t->m, path, &e)) return io_error(path, "%s", e.msg);
     return state_save(st, t, o, h);
@@ -465,9 +456,9 @@ int cmd_train(int argc, char **argv) {
     if (rc) return rc == 2 ? 0 : rc;
     char snapdir[4200], loss_png[4200], path[4300];
     if (o.snapdir) snprintf(snapdir, sizeof snapdir, "%s", o.snapdir);
-    else beside(snapdir, sizeof snapdir, o.out, ".snapshots");
+    else io_beside(snapdir, sizeof snapdir, o.out, ".snapshots");
     if (o.loss_png) snprintf(loss_png, sizeof loss_png, "%s", o.loss_png);
-    else beside(loss_png, sizeof loss_png, o.out, ".loss.png");
+    else io_beside(loss_png, sizeof loss_png, o.out, ".loss.png");
 
     tf_model loaded = {0}, m = {0};
     tf_trainer t = {0};
@@ -484,7 +475,7 @@ int cmd_train(int argc, char **argv) {
         tf_model_free(&loaded);
         if (m.cfg.arch == TF_ARCH_LSTM) lstm_defaults(&o); // the state keeps neither --lr nor --clip
         if (tf_trainer_init(&t, &m, &o.cfg, &e)) { io_error("train", "%s", e.msg); goto done; }
-        beside(path, sizeof path, o.resume, ".state");
+        io_beside(path, sizeof path, o.resume, ".state");
         if (state_load(path, &t, &o, &h)) goto done;
         if (t.step >= o.steps) { io_error("--steps", "the snapshot is already at step %d; give a larger --steps to go on", t.step); goto done; }
     }
@@ -578,7 +569,7 @@ int cmd_train(int argc, char **argv) {
     if (!o.corpus && held.n) { // the held-out set it was measured on, beside it (test_train reads it)
         char *text;
         size_t len;
-        beside(path, sizeof path, o.out, ".heldout.tsv");
+        io_beside(path, sizeof path, o.out, ".heldout.tsv");
         if (tf_corpus_format(&held, &text, &len)) { io_error("train", "out of memory"); goto restore; }
         int wrc = io_write_file(path, text, len);
         free(text);

@@ -69,6 +69,14 @@ const char *io_no_lessons(void) {
     return msg;
 }
 
+void io_beside(char *buf, size_t n, const char *model_path, const char *suffix) {
+    size_t l = strlen(model_path);
+    const char *ext = ".safetensors";
+    size_t el = strlen(ext);
+    if (l > el && !strcmp(model_path + l - el, ext)) l -= el;
+    snprintf(buf, n, "%.*s%s", (int)l, model_path, suffix);
+}
+
 int io_write_file(const char *path, const char *data, size_t len) {
     if (!strcmp(path, "-")) {
         if (fwrite(data, 1, len, stdout) != len || fflush(stdout)) return io_error("stdout", "write failed (%s)", strerror(errno));

@@ -23,6 +23,10 @@ int io_opt(int argc, char **argv, int *i, const char *name, const char *alias, c
 // Writes data to path through path.tmp and a rename, so a failure leaves no
 // half-written file. "-" is stdout. Returns 0, or 1 after printing the error.
 int io_write_file(const char *path, const char *data, size_t len);
+// A file beside a model: "dir/name.safetensors" + suffix -> "dir/name" + suffix
+// (a path without .safetensors keeps all of its name). tviz train writes its
+// snapshots (".snapshots"), state, loss curve and held-out set there.
+void io_beside(char *buf, size_t n, const char *model_path, const char *suffix);
 
 // ---------------------------------------------------------------- models and data (data.h finds the folders)
 // "worked-example" -> <models>/worked-example.safetensors; paths stay as

@@ -15,13 +15,6 @@
 
 #define MAX_POINTS 64
 
-// "assets/models/en-fa.safetensors" -> "assets/models/en-fa.snapshots".
-static void snapshot_dir(const char *model_path, char *out, size_t n) {
-    const char *slash = strrchr(model_path, '/'), *dot = strrchr(model_path, '.');
-    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - model_path) : strlen(model_path);
-    snprintf(out, n, "%.*s.snapshots", (int)stem, model_path);
-}
-
 // The step in a snapshot's file name, "step-000350.safetensors" -> 350; -1 if it is not one.
 static long step_of_name(const char *name) {
     if (strncmp(name, "step-", 5)) return -1;
@@ -56,23 +49,29 @@ int io_timeline_open(io_timeline *tl, const char *model_path, const tf_model *se
     memset(tl, 0, sizeof *tl);
     tl->self = -1;
     char dir[4200], path[4600];
-    snapshot_dir(model_path, dir, sizeof dir);
+    io_beside(dir, sizeof dir, model_path, ".snapshots"); // as tviz train names it
     snprintf(tl->dir, sizeof tl->dir, "%s", dir);
     DIR *d = opendir(dir);
     if (!d) return 0; // no snapshots: a timeline of none
-    found f[MAX_POINTS * 4];
-    int nf = 0, rc = 0;
+    found *f = NULL;
+    int nf = 0, cap = 0, rc = 0;
     struct dirent *de;
-    while ((de = readdir(d)) && nf < (int)(sizeof f / sizeof *f)) {
+    while ((de = readdir(d))) { // every snapshot, whatever their number: the choice below needs them sorted
         long s = step_of_name(de->d_name);
         if (s < 0) continue;
+        if (nf == cap) {
+            found *g = realloc(f, sizeof *f * (size_t)(cap = cap ? 2 * cap : 64));
+            if (!g) { rc = -1; break; }
+            f = g;
+        }
         f[nf].step = s;
         f[nf].name = strdup(de->d_name);
-        if (!f[nf].name) { closedir(d); for (int k = 0; k < nf; k++) free(f[k].name); return io_error(NULL, "out of memory"); }
+        if (!f[nf].name) { rc = -1; break; }
         nf++;
     }
     closedir(d);
-    if (!nf) return 0;
+    if (rc) { for (int k = 0; k < nf; k++) free(f[k].name); free(f); return io_error(NULL, "out of memory"); }
+    if (!nf) { free(f); return 0; }
     qsort(f, (size_t)nf, sizeof *f, by_step);
     // at most MAX_POINTS - 1 of them, spread evenly from the first to the last
     int take = nf < MAX_POINTS - 1 ? nf : MAX_POINTS - 1;
@@ -107,8 +106,10 @@ int io_timeline_open(io_timeline *tl, const char *model_path, const tf_model *se
         tl->self = -1;
     }
     tl->main = self;
+    if (!tl->n) io_timeline_free(tl); // its one snapshot was the model itself: a timeline of none
 done:
     for (int k = 0; k < nf; k++) free(f[k].name);
+    free(f);
     if (rc) io_timeline_free(tl);
     return rc;
 }

@@ -87,7 +87,7 @@ static const stage_def enc_layer_pre_defs[] = {
     {"add1", N_("Residual 1"), ONE("x + MultiHead(LayerNorm(x))"), offsetof(tf_layer_acts, add1), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 1},
     {"pre_norm2", N_("Layer norm 2, before the feed-forward"), ONE("LayerNorm(x)"), offsetof(tf_layer_acts, norm2), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_PRE_NORM, 2},
     {"ffn.hidden", N_("Feed-forward hidden"), ONE("max(0, LayerNorm(x)·W_1 + b_1)"), offsetof(tf_layer_acts, ffn_hidden), DIM_X, DIM_F, SIGNED, TF_OP_FFN_HIDDEN, TF_SUB_FFN, 0},
-    {"ffn.out", N_("Feed-forward output"), ONE("FFN(LayerNorm(x)) = max(0, ·W_1 + b_1)·W_2 + b_2"), offsetof(tf_layer_acts, ffn_out), DIM_X, DIM_C, SIGNED, TF_OP_FFN_OUT, TF_SUB_FFN, 0},
+    {"ffn.out", N_("Feed-forward output"), ONE("FFN(LayerNorm(x)) = max(0, LayerNorm(x)·W_1 + b_1)·W_2 + b_2"), offsetof(tf_layer_acts, ffn_out), DIM_X, DIM_C, SIGNED, TF_OP_FFN_OUT, TF_SUB_FFN, 0},
     {"add2", N_("Residual 2"), ONE("x + FFN(LayerNorm(x))"), offsetof(tf_layer_acts, add2), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 2},
 };
 static const stage_def dec_layer_pre_defs[] = {
@@ -99,7 +99,7 @@ static const stage_def dec_layer_pre_defs[] = {
     {"add2", N_("Residual 2"), ONE("y + MultiHead(LayerNorm(y), Z, Z)"), offsetof(tf_layer_acts, add2), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 2},
     {"pre_norm3", N_("Layer norm 3, before the feed-forward"), ONE("LayerNorm(y)"), offsetof(tf_layer_acts, norm3), DIM_X, DIM_C, SIGNED, TF_OP_NORM, TF_SUB_PRE_NORM, 3},
     {"ffn.hidden", N_("Feed-forward hidden"), ONE("max(0, LayerNorm(y)·W_1 + b_1)"), offsetof(tf_layer_acts, ffn_hidden), DIM_X, DIM_F, SIGNED, TF_OP_FFN_HIDDEN, TF_SUB_FFN, 0},
-    {"ffn.out", N_("Feed-forward output"), ONE("FFN(LayerNorm(y)) = max(0, ·W_1 + b_1)·W_2 + b_2"), offsetof(tf_layer_acts, ffn_out), DIM_X, DIM_C, SIGNED, TF_OP_FFN_OUT, TF_SUB_FFN, 0},
+    {"ffn.out", N_("Feed-forward output"), ONE("FFN(LayerNorm(y)) = max(0, LayerNorm(y)·W_1 + b_1)·W_2 + b_2"), offsetof(tf_layer_acts, ffn_out), DIM_X, DIM_C, SIGNED, TF_OP_FFN_OUT, TF_SUB_FFN, 0},
     {"add3", N_("Residual 3"), ONE("y + FFN(LayerNorm(y))"), offsetof(tf_layer_acts, add3), DIM_X, DIM_C, SIGNED, TF_OP_ADD, TF_SUB_ADD_NORM, 3},
 };
 static const stage_def src_defs[] = {

@@ -128,7 +128,7 @@ static str quoted(const char *label, int rtl) {
 
 static str token(const card *c, tf_axis axis, int i) {
     char buf[16];
-    return quoted(tf_axis_label(c->t, axis, i, buf, sizeof buf), c->o && c->o->rtl);
+    return quoted(render_axis_label(c->t, axis, i, c->o, buf, sizeof buf), c->o && c->o->rtl);
 }
 
 // Appends a line (cut at a character boundary with "…" if too long).
@@ -543,7 +543,7 @@ static void arith_pe(card *c) {
 static void arith_embed(card *c) {
     int src = c->s->side == TF_SIDE_SRC, i = c->row, d = c->col, id = -1;
     char buf[16];
-    const char *label = tf_axis_label(c->t, c->s->row_axis, i, buf, sizeof buf);
+    const char *label = render_axis_label(c->t, c->s->row_axis, i, c->o, buf, sizeof buf);
     const tf_vocab *voc = c->m ? (src ? &c->m->src_vocab : &c->m->tgt_vocab) : NULL;
     if (voc) id = tf_vocab_find(voc, label);
     else if (!src)

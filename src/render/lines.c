@@ -197,7 +197,7 @@ void render_lines(cairo_t *cr, const tf_trace *t, int stage, int all_heads, cons
             ws.align = side ? RENDER_ALIGN_LEFT : RENDER_ALIGN_RIGHT;
             ws.max_width = L.lab_w;
             double tw, tht;
-            const char *lab = tf_axis_label(t, axis, i, buf, sizeof buf);
+            const char *lab = render_axis_label(t, axis, i, o, buf, sizeof buf);
             render_text_size(cr, lab, &ws, &tw, &tht);
             render_text(cr, lab, side ? L.xr : L.xl, y - tht / 2, &ws);
             if (partner && !all_heads) { // the weight of the line to the hovered word

@@ -121,15 +121,15 @@ static int nice_step(int need) {
     return need;
 }
 
-static double max_label_width(cairo_t *cr, const tf_trace *t, tf_axis axis, int n, int step, const render_text_style *st) {
+static double max_label_width(cairo_t *cr, const tf_trace *t, tf_axis axis, int n, int step, const render_text_style *st, const render_opts *o) {
     double mw = 0, w, h;
-    char buf[16];
+    char buf[64];
     if (axis == TF_AXIS_DIM) { // numbers: the largest index is the widest (no need to shape 2048 labels)
-        render_text_size(cr, tf_axis_label(t, axis, n - 1, buf, sizeof buf), st, &w, &h);
+        render_text_size(cr, render_axis_label(t, axis, n - 1, o, buf, sizeof buf), st, &w, &h);
         return w;
     }
     for (int i = 0; i < n; i += step) {
-        render_text_size(cr, tf_axis_label(t, axis, i, buf, sizeof buf), st, &w, &h);
+        render_text_size(cr, render_axis_label(t, axis, i, o, buf, sizeof buf), st, &w, &h);
         if (w > mw) mw = w;
     }
     return mw;
@@ -152,13 +152,13 @@ static void matrix_layout(cairo_t *cr, const tf_trace *t, const tf_stage *s, con
     double avail_h = h - L->title_h - pad * 2 - fs * 2.5;
     L->row_step = nice_step((int)ceil(s->rows * fs * 1.15 / fmax(avail_h, 1)));
     double caption = compact ? 0 : fs * 1.5;
-    L->row_lab_w = fmin(max_label_width(cr, t, s->row_axis, s->rows, L->row_step, &st), w * (compact ? 0.3 : 0.22)) + fs * 0.5;
+    L->row_lab_w = fmin(max_label_width(cr, t, s->row_axis, s->rows, L->row_step, &st, o), w * (compact ? 0.3 : 0.22)) + fs * 0.5;
     if (compact && fs < 7) L->row_lab_w = 0;
     double left = pad + caption + L->row_lab_w;
     double right = pad + L->bar_w;
     double gw = w - left - right;
     // columns: horizontal if they fit, else slanted, thinned so none overlap
-    double col_w = max_label_width(cr, t, s->col_axis, s->cols, 1, &st) + fs * 0.5;
+    double col_w = max_label_width(cr, t, s->col_axis, s->cols, 1, &st, o) + fs * 0.5;
     double cw0 = gw / s->cols;
     // (square attention cells may be narrower than the width allows: as tall as the rows let them be)
     if (attn) cw0 = fmin(cw0, fmax(h - L->title_h - caption - fs * 1.4 - pad, 1) / s->rows);
@@ -167,7 +167,7 @@ static void matrix_layout(cairo_t *cr, const tf_trace *t, const tf_stage *s, con
         if (s->col_axis == TF_AXIS_DIM) L->col_step = nice_step((int)ceil(col_w / fmax(cw0, 1e-3)));
         else { L->col_rot = 1; L->col_step = nice_step((int)ceil(fs * 1.2 / fmax(cw0, 1e-3))); }
     }
-    double cl = L->col_rot ? fmin(max_label_width(cr, t, s->col_axis, s->cols, L->col_step, &st), h * 0.2) * 0.72 + fs : fs * 1.4;
+    double cl = L->col_rot ? fmin(max_label_width(cr, t, s->col_axis, s->cols, L->col_step, &st, o), h * 0.2) * 0.72 + fs : fs * 1.4;
     L->col_lab_h = (compact && fs < 7) ? 0 : cl;
     double top = L->title_h + caption + L->col_lab_h;
     double gh = h - top - pad;
@@ -281,21 +281,21 @@ static void draw_cells(cairo_t *cr, const tf_stage *s, const scale *sc, const la
     }
 }
 
-static void draw_labels(cairo_t *cr, const tf_trace *t, const tf_stage *s, const layout *L, const render_theme *th) {
+static void draw_labels(cairo_t *cr, const tf_trace *t, const tf_stage *s, const layout *L, const render_theme *th, const render_opts *o) {
     char buf[16];
     render_text_style st = render_style(L->fs * 0.9, th->fg);
     if (L->row_lab_w > 0) {
         st.align = RENDER_ALIGN_RIGHT;
         st.max_width = L->row_lab_w - L->fs * 0.4;
         for (int i = 0; i < s->rows; i += L->row_step) {
-            const char *l = tf_axis_label(t, s->row_axis, i, buf, sizeof buf);
+            const char *l = render_axis_label(t, s->row_axis, i, o, buf, sizeof buf);
             render_text(cr, l, L->gx - L->fs * 0.4, L->gy + (i + 0.5) * L->ch - L->fs * 0.62, &st);
         }
     }
     if (L->col_lab_h > 0) {
         render_text_style cs = render_style(L->fs * 0.9, th->fg);
         for (int j = 0; j < s->cols; j += L->col_step) {
-            const char *l = tf_axis_label(t, s->col_axis, j, buf, sizeof buf);
+            const char *l = render_axis_label(t, s->col_axis, j, o, buf, sizeof buf);
             double x = L->gx + (j + 0.5) * L->cw;
             if (L->col_rot) {
                 cs.angle = -M_PI / 4;
@@ -411,7 +411,7 @@ void render_matrix(cairo_t *cr, const tf_trace *t, int stage, const render_opts 
     draw_header(cr, t, stage, &L, &th, w, o);
     draw_captions(cr, s, &L, &th, o);
     draw_cells(cr, s, &sc, &L, &th);
-    draw_labels(cr, t, s, &L, &th);
+    draw_labels(cr, t, s, &L, &th, o);
     draw_selection(cr, s, &L, o, &th);
     draw_colorbar(cr, s, &sc, &L, &th, fmin(fmax(L.gh, L.fs * 8), h - L.gy - L.fs * 5), o);
 }
@@ -470,8 +470,8 @@ typedef struct {
 static void panel_metrics_of(cairo_t *cr, const tf_trace *t, const tf_stage *s, double fs, double pw_cap, panel_metrics *P) {
     render_text_style st = render_style(fs * 0.9, (render_rgb){0, 0, 0});
     P->fs = fs;
-    P->row_w = fmin(max_label_width(cr, t, s->row_axis, s->rows, 1, &st), fs * 9) + fs * 0.5;
-    P->col_w = max_label_width(cr, t, s->col_axis, s->cols, 1, &st) + fs * 0.5;
+    P->row_w = fmin(max_label_width(cr, t, s->row_axis, s->rows, 1, &st, NULL), fs * 9) + fs * 0.5;
+    P->col_w = max_label_width(cr, t, s->col_axis, s->cols, 1, &st, NULL) + fs * 0.5;
     P->col_h_rot = fmin(P->col_w, fs * 9) * 0.72 + fs;
     (void)pw_cap;
 }
@@ -526,7 +526,7 @@ static void draw_panel(cairo_t *cr, const tf_trace *t, int idx, const scale *sc,
     ts.max_width = L->gw + L->row_lab_w;
     render_text(cr, label, L->gx + L->gw / 2, L->fs * 0.1, &ts);
     draw_cells(cr, s, sc, L, th);
-    draw_labels(cr, t, s, L, th);
+    draw_labels(cr, t, s, L, th, NULL); // (attention panels: words on both axes)
     cairo_restore(cr);
 }
 
@@ -717,7 +717,7 @@ static void compare_panel(cairo_t *cr, const tf_trace *t, const tf_stage *s, con
     ts.max_width = w;
     render_text(cr, caption, L.gx + L.gw / 2, L.fs * 0.2, &ts);
     draw_cells(cr, s, sc, &L, th);
-    draw_labels(cr, t, s, &L, th);
+    draw_labels(cr, t, s, &L, th, o);
     if (entropy && s->rows <= 4096) {
         double hb[4096], full = log2(fmax(2, s->cols)), sx = L.gx + L.gw + L.fs * 0.5, sw = strip - L.fs * 0.8;
         row_entropy(s, hb);
@@ -864,7 +864,7 @@ void render_whatif_compare(cairo_t *cr, const tf_trace *t, int stage, const rend
         }
         char b1[32], b2[32], lb[16];
         snprintf(line, sizeof line, render_tr(o, "Largest change: %s at row %s, column %d; mean change %s."),
-                 render_format_value((float)most, b1, sizeof b1, 3), tf_axis_label(t, off->row_axis, (int)(at / (size_t)off->cols), lb, sizeof lb),
+                 render_format_value((float)most, b1, sizeof b1, 3), render_axis_label(t, off->row_axis, (int)(at / (size_t)off->cols), o, lb, sizeof lb),
                  (int)(at % (size_t)off->cols), render_format_value((float)(counted ? mean / counted : 0), b2, sizeof b2, 3));
     }
     render_text(cr, line, lx, wide ? h - fs * 2.2 : ly + fs * 9.6, &ls);

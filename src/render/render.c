@@ -40,6 +40,12 @@ const char *render_view_names(void) {
            "compare-length, side-by-side, compare, loss";
 }
 
+const char *render_axis_label(const tf_trace *t, tf_axis axis, int i, const render_opts *o, char *buf, size_t n) {
+    if (axis != TF_AXIS_LAYER) return tf_axis_label(t, axis, i, buf, n);
+    snprintf(buf, n, render_tr(o, "layer %d"), i + 1);
+    return buf;
+}
+
 // ---------------------------------------------------------------- shapes the diagrams share
 void render_rounded(cairo_t *cr, render_rect r, double rad) {
     rad = fmin(rad, fmin(r.w, r.h) / 2);

@@ -67,6 +67,9 @@ void render_opts_default(render_opts *o);
 // An interface word in the language of o (o->translate), or as written.
 // `make pot` finds render_tr(o, "…") and N_("…").
 const char *render_tr(const render_opts *o, const char *msgid) __attribute__((format_arg(2)));
+// A row's or column's label as drawn: tf_axis_label's, with "layer 2" in the
+// picture's language.
+const char *render_axis_label(const tf_trace *t, tf_axis axis, int i, const render_opts *o, char *buf, size_t n);
 #ifndef N_
 #define N_(s) (s)
 #endif

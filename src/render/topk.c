@@ -102,7 +102,7 @@ void render_topk(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o
     render_text_style rs = render_style(fs * 0.95, th.fg);
     double lw = 0, tw, tht;
     for (int i = 0; i < s->rows; i++) {
-        render_text_size(cr, tf_axis_label(t, s->row_axis, i, buf, sizeof buf), &rs, &tw, &tht);
+        render_text_size(cr, render_axis_label(t, s->row_axis, i, o, buf, sizeof buf), &rs, &tw, &tht);
         lw = fmax(lw, tw);
     }
     lw = fmin(lw, w * 0.16) + fs * 0.8;
@@ -130,7 +130,7 @@ void render_topk(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o
         render_text_style ls = render_style(fmin(fs * 0.95, rh * 0.45), th.fg);
         ls.align = RENDER_ALIGN_RIGHT;
         ls.max_width = lw - fs * 0.6;
-        const char *lab = tf_axis_label(t, s->row_axis, i, buf, sizeof buf);
+        const char *lab = render_axis_label(t, s->row_axis, i, o, buf, sizeof buf);
         render_text_size(cr, lab, &ls, &tw, &tht);
         render_text(cr, lab, left - fs * 0.6, ry + (rh - tht) / 2, &ls);
         for (int c = 0; c <= n; c++) {
@@ -176,7 +176,7 @@ void render_topk(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o
                 if (nw + zw + cfs * 4 < cwid) render_text(cr, z, cx + cwid - cfs * 0.8 - nw, ty + (nh - zh) / 2, &zs);
             }
             tk.max_width = fmax(cwid - nw - cfs * 1.2, cfs);
-            const char *tok = tf_axis_label(t, TF_AXIS_VOCAB, j, buf, sizeof buf);
+            const char *tok = render_axis_label(t, TF_AXIS_VOCAB, j, o, buf, sizeof buf);
             double kw, kh;
             render_text_size(cr, tok, &tk, &kw, &kh);
             render_text(cr, tok, cx + cfs * 0.4, cy + (chh - bh - kh) / 2, &tk);

@@ -155,7 +155,7 @@ int render_unrolled(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage
         int n = dec ? g.T : g.S;
         tf_axis ax = dec ? TF_AXIS_TGT : TF_AXIS_SRC;
         for (int r = 0; r < n; r++) {
-            const char *tok = tf_axis_label(t, ax, r, buf, sizeof buf);
+            const char *tok = render_axis_label(t, ax, r, o, buf, sizeof buf);
             rect c0 = cell(&g, dec, r, 0);
             render_text(cr, tok, g.x0 + g.lab_w - 6, c0.y + c0.h / 2 - g.fs * 0.7, &ls);
             for (int c = 0; c < g.ncol; c++) {
