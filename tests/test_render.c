@@ -608,6 +608,20 @@ static void whatif_live_values(void **state) {
     assert_int_equal(render_lesson_cond(&c, "twin", why, sizeof why), 0);
 }
 
+// Text as pango markup: &, < and > escaped, and a text too long for the
+// buffer cut before a whole character, never inside one (سلام: 2 bytes a letter).
+static void markup_escape(void **state) {
+    (void)state;
+    char out[64];
+    assert_int_equal(render_markup_escape(out, sizeof out, "a<b & c>d"), strlen("a&lt;b &amp; c&gt;d"));
+    assert_string_equal(out, "a&lt;b &amp; c&gt;d");
+    char small[6];
+    assert_int_equal(render_markup_escape(small, sizeof small, "\u0633\u0644\u0627\u0645"), 4); // two letters fit in 5 bytes, not two and a half
+    assert_string_equal(small, "\u0633\u0644");
+    assert_int_equal(render_markup_escape(small, sizeof small, "x&y"), 1); // "&amp;" does not fit after x: not half of it
+    assert_string_equal(small, "x");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(colormaps_match_published_values),
@@ -620,6 +634,7 @@ int main(void) {
         cmocka_unit_test(whatif_live_values),
         cmocka_unit_test(reference_images),
         cmocka_unit_test(lesson_live_values),
+        cmocka_unit_test(markup_escape),
     };
     return cmocka_run_group_tests_name("render", tests, setup, teardown);
 }

@@ -279,13 +279,7 @@ static double text_panel(cairo_t *cr, const app_state *s, const app_world *wd, c
     // nothing to escape; the translated words are escaped.
     char id[200], fmt[200];
     snprintf(id, sizeof id, "<span allow_breaks=\"false\">\u2068%s\u2069</span>", st->id);
-    size_t k = 0;
-    for (const char *p = _("Stage %d of %d · %s"); *p && k + 8 < sizeof fmt; p++) {
-        const char *e = *p == '&' ? "&amp;" : *p == '<' ? "&lt;" : *p == '>' ? "&gt;" : NULL;
-        if (e) k += (size_t)snprintf(fmt + k, sizeof fmt - k, "%s", e);
-        else fmt[k++] = *p;
-    }
-    fmt[k] = 0;
+    render_markup_escape(fmt, sizeof fmt, _("Stage %d of %d · %s"));
     snprintf(buf, sizeof buf, fmt, s->stage + 1, t->n, id);
     y += render_markup(cr, buf, x, y, &ui) + 6 * u;
     render_opts o = app_render_opts(s);

@@ -128,12 +128,8 @@ static void html_escape(FILE *f, const char *s) {
 
 // open + text with <, > and & escaped + close, into out.
 static void escaped(char *out, size_t n, const char *open, const char *text, const char *close) {
-    size_t k = (size_t)snprintf(out, n, "%s", open);
-    for (; *text && k + 16 < n; text++) {
-        const char *e = *text == '<' ? "&lt;" : *text == '>' ? "&gt;" : *text == '&' ? "&amp;" : NULL;
-        if (e) k += (size_t)snprintf(out + k, n - k, "%s", e);
-        else out[k++] = *text;
-    }
+    size_t k = (size_t)snprintf(out, n, "%s", open), c = strlen(close) + 1;
+    if (k + c < n) k += render_markup_escape(out + k, n - k - c, text);
     snprintf(out + k, n - k, "%s", close);
 }
 

@@ -19,17 +19,6 @@
 #define EDGE 34.0
 #define LINES 3       // lines of the lesson a slide keeps
 
-// text with &, < and > escaped as pango markup, into out.
-static void escape(const char *text, char *out, size_t n) {
-    size_t k = 0;
-    for (; *text && k + 6 < n; text++) {
-        const char *e = *text == '&' ? "&amp;" : *text == '<' ? "&lt;" : *text == '>' ? "&gt;" : NULL;
-        if (e) k += (size_t)snprintf(out + k, n - k, "%s", e);
-        else out[k++] = *text;
-    }
-    out[k] = 0;
-}
-
 // The lesson's first paragraphs beside stage i, as plain text, cut to
 // LINES lines of width w (with "…"); "" when the lesson says nothing there.
 static void lesson_lines(cairo_t *cr, const lesson *l, render_lesson_ctx *lc, const tf_trace *t, int i, const render_text_style *st,
@@ -56,7 +45,7 @@ static void lesson_lines(cairo_t *cr, const lesson *l, render_lesson_ctx *lc, co
         k += len;
         out[k] = 0;
     }
-    escape(out, esc, sizeof esc);
+    render_markup_escape(esc, sizeof esc, out);
     int starts[16];
     double over[16];
     int lines = render_markup_lines(cr, esc, st, starts, over, 16);

@@ -358,3 +358,8 @@ const char *tf_op_name(tf_op op) {
     };
     return op >= 0 && op < TF_OP_COUNT ? names[op] : "?";
 }
+
+int tf_trace_vocab_id(const tf_trace *t, const char *tok) {
+    for (int j = 0; tok && j < t->V; j++) if (t->vocab[j] && !strcmp(t->vocab[j], tok)) return j;
+    return -1;
+}

@@ -461,6 +461,7 @@ int tf_trace_build(tf_trace *t, const tf_model *m, const tf_acts *a,
 const char *tf_axis_label(const tf_trace *t, tf_axis axis, int i, char *buf, size_t n);
 void tf_trace_free(tf_trace *t);
 int tf_trace_find(const tf_trace *t, const char *id); // index or -1
+int tf_trace_vocab_id(const tf_trace *t, const char *tok); // the target vocabulary's id of a token label, or -1
 // The same for a recurrent model (lstm.c; tf_trace_build calls it).
 int tf_lstm_trace_build(tf_trace *t, const tf_model *m, const tf_acts *a);
 

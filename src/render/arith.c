@@ -546,8 +546,7 @@ static void arith_embed(card *c) {
     const char *label = render_axis_label(c->t, c->s->row_axis, i, c->o, buf, sizeof buf);
     const tf_vocab *voc = c->m ? (src ? &c->m->src_vocab : &c->m->tgt_vocab) : NULL;
     if (voc) id = tf_vocab_find(voc, label);
-    else if (!src)
-        for (int k = 0; k < c->t->V && id < 0; k++) if (!strcmp(c->t->vocab[k], label)) id = k;
+    else if (!src) id = tf_trace_vocab_id(c->t, label);
     str tok = quoted(label, c->o && c->o->rtl);
     if (id < 0) put(c, K_TEXT, src ? render_tr(c->o, "Token %s: its embedding is its row of E, the source embedding table.")
                                    : render_tr(c->o, "Token %s: its embedding is its row of E, the target embedding table."), tok.s);
@@ -915,11 +914,7 @@ static double paragraph(cairo_t *cr, const char *text, double x, double y, const
     char buf[LINE_BYTES * 5 + 64];
     size_t k = (size_t)snprintf(buf, sizeof buf, "<span line_height='%d'>%s", (int)(st->size * 1.4 * 1024), // Pango units
                                 st->dir == RENDER_DIR_RTL ? "\u200F" : "\u200E");
-    for (const char *p = text; *p && k + 8 < sizeof buf; p++) {
-        const char *e = *p == '&' ? "&amp;" : *p == '<' ? "&lt;" : *p == '>' ? "&gt;" : NULL;
-        if (e) k += (size_t)snprintf(buf + k, sizeof buf - k, "%s", e);
-        else buf[k++] = *p;
-    }
+    k += render_markup_escape(buf + k, sizeof buf - k - 8, text);
     snprintf(buf + k, sizeof buf - k, "</span>");
     return render_markup(cr, buf, x, y, st);
 }

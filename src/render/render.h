@@ -107,6 +107,10 @@ void render_text_size(cairo_t *cr, const char *utf8, const render_text_style *s,
 double render_text_caret(cairo_t *cr, const char *utf8, const render_text_style *s, int i);
 // Pango markup (<b>, <i>, <sub>, <sup>, <span …>) instead of plain text.
 double render_markup(cairo_t *cr, const char *markup, double x, double y, const render_text_style *s);
+// Plain text as pango markup (&, < and > escaped) into out (n bytes, always
+// terminated); a text that does not fit is cut before a whole character.
+// Returns the bytes written.
+size_t render_markup_escape(char *out, size_t n, const char *text);
 void render_markup_size(cairo_t *cr, const char *markup, const render_text_style *s, double *w, double *h);
 // The text of markup without its tags (what byte indices below refer to), in buf; 0, or -1 if it does not parse.
 int render_markup_plain(const char *markup, char *buf, size_t n);

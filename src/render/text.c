@@ -326,3 +326,22 @@ const char *render_format_value(float v, char *buf, size_t n, int digits) {
     }
     return buf;
 }
+
+size_t render_markup_escape(char *out, size_t n, const char *text) {
+    size_t k = 0;
+    if (!n) return 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p;) {
+        const char *e = *p == '&' ? "&amp;" : *p == '<' ? "&lt;" : *p == '>' ? "&gt;" : NULL;
+        size_t len = e ? strlen(e) : *p < 0x80 ? 1 : *p >= 0xF0 ? 4 : *p >= 0xE0 ? 3 : *p >= 0xC0 ? 2 : 1;
+        if (k + len >= n) break;
+        if (e) memcpy(out + k, e, len);
+        else for (size_t i = 0; i < len; i++) {
+            if (!p[i]) { len = i; break; } // (a cut sequence at the end of the text: what there is)
+            out[k + i] = (char)p[i];
+        }
+        k += len;
+        p += e ? 1 : len;
+    }
+    out[k] = 0;
+    return k;
+}

@@ -25,16 +25,11 @@ static int top_indices(const float *p, int n, int k, int *out) {
     return m;
 }
 
-static int vocab_index(const tf_trace *t, const char *tok) {
-    for (int j = 0; tok && j < t->V; j++) if (t->vocab[j] && !strcmp(t->vocab[j], tok)) return j;
-    return -1;
-}
-
 // The token the typed target puts after decoder position i: its next
 // decoder input, and after the last one the end of the sentence.
 static int target_of(const tf_trace *t, int i) {
-    if (i + 1 < t->T) return vocab_index(t, t->tgt_labels[i + 1]);
-    return vocab_index(t, "<eos>");
+    if (i + 1 < t->T) return tf_trace_vocab_id(t, t->tgt_labels[i + 1]);
+    return tf_trace_vocab_id(t, "<eos>");
 }
 
 // 1-based rank of column j in row p (n).
