@@ -363,3 +363,10 @@ int tf_trace_vocab_id(const tf_trace *t, const char *tok) {
     for (int j = 0; tok && j < t->V; j++) if (t->vocab[j] && !strcmp(t->vocab[j], tok)) return j;
     return -1;
 }
+
+int tf_trace_aligning_stage(const tf_trace *t, const tf_model *m) {
+    if (!m || m->align_layer < 0 || m->align_head < 0) return -1;
+    tf_stage k = {.family = TF_FAMILY_TRANSFORMER, .side = TF_SIDE_DEC, .layer = m->align_layer, .sublayer = TF_SUB_CROSS_ATTN,
+                  .op = TF_OP_WEIGHTS, .head = m->align_head, .step = -1};
+    return tf_trace_lookup(t, &k);
+}

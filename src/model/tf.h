@@ -462,6 +462,8 @@ const char *tf_axis_label(const tf_trace *t, tf_axis axis, int i, char *buf, siz
 void tf_trace_free(tf_trace *t);
 int tf_trace_find(const tf_trace *t, const char *id); // index or -1
 int tf_trace_vocab_id(const tf_trace *t, const char *tok); // the target vocabulary's id of a token label, or -1
+// The weights of the model's aligning cross-attention head (tf_model.align_*) in its trace, or -1.
+int tf_trace_aligning_stage(const tf_trace *t, const tf_model *m);
 // The same for a recurrent model (lstm.c; tf_trace_build calls it).
 int tf_lstm_trace_build(tf_trace *t, const tf_model *m, const tf_acts *a);
 

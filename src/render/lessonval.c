@@ -36,12 +36,7 @@ const char *render_model_name(const char *path, char *buf, size_t n) {
 // (this stage's id with its last part replaced: this:weights beside
 // enc.0.self_attn.head.1.out). -1 if there is none.
 // "align": the weights of the model's aligning cross-attention head (tf_model.align_*), -1 if it has none.
-static int aligning_stage(const render_lesson_ctx *c) {
-    if (c->m->align_layer < 0) return -1;
-    tf_stage k = {.family = TF_FAMILY_TRANSFORMER, .side = TF_SIDE_DEC, .layer = c->m->align_layer, .sublayer = TF_SUB_CROSS_ATTN,
-                  .op = TF_OP_WEIGHTS, .head = c->m->align_head, .step = -1};
-    return tf_trace_lookup(c->t, &k);
-}
+static int aligning_stage(const render_lesson_ctx *c) { return tf_trace_aligning_stage(c->t, c->m); }
 
 static int stage_of(const render_lesson_ctx *c, const char *ref) {
     if (!strcmp(ref, "this")) return c->stage;

@@ -1,6 +1,6 @@
 // side.c — the same sentence through two models, side by side, for a
 // teacher's slide: where each decoder step looks in the source. For the
-// Transformer, its sharpest cross-attention head; for an RNN with attention,
+// Transformer, its aligning (else its sharpest) cross-attention head; for an RNN with attention,
 // Luong's weights; for the seq2seq LSTM without attention, v, all its decoder
 // ever sees of the source. The Transformer stands on the left.
 #include "render.h"
@@ -10,9 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-// The stage to show of a model's trace: see above.
-static int pick_stage(const tf_trace *t) {
+// The stage to show of a model's trace: see above. A Transformer whose file
+// names its aligning head (tviz train keeps it) shows that head.
+static int pick_stage(const tf_trace *t, const tf_model *m) {
     if (!t || t->n < 1) return -1;
+    int aligning = tf_trace_aligning_stage(t, m);
+    if (aligning >= 0) return aligning;
     if (tf_stage_is_lstm(&t->stages[0])) {
         int w = tf_stage_lstm(t, TF_SIDE_DEC, -1, TF_OP_WEIGHTS);
         return w >= 0 ? w : tf_stage_lstm(t, TF_SIDE_ENC, -1, TF_OP_FINAL_H);
@@ -58,7 +61,7 @@ static void panel(cairo_t *cr, const tf_trace *t, const tf_model *m, const rende
     y += render_text(cr, kind, x + fs, y, &ks);
     snprintf(text, sizeof text, render_tr(o, "output: %s"), out);
     y += render_text(cr, text, x + fs, y, &os) + fs * 0.4;
-    int st = pick_stage(t);
+    int st = pick_stage(t, m);
     if (st < 0) return;
     cairo_save(cr);
     cairo_rectangle(cr, x, y, w, h - y);
