@@ -33,9 +33,28 @@ static const char *const captions[TF_OP_COUNT] = {
     [TF_OP_PROBS] = N_("Softmax over the vocabulary: the model's guess for the next word at each position."),
 };
 
+// The recurrent models' (family lstm) own words, where they differ.
+static const char *const lstm_captions[TF_OP_COUNT] = {
+    [TF_OP_EMBED] = N_("Each token becomes a vector: its row of the embedding table, as it is. A recurrent model neither scales it nor adds a position: it reads the words one after another."),
+    [TF_OP_SCORES] = N_("How well this decoder step's state h_t matches each encoder state h̄_s: their dot product."),
+    [TF_OP_WEIGHTS] = N_("Softmax turns each row into weights that sum to 1: where this decoder step looks in the source."),
+    [TF_OP_CONTEXT] = N_("The context: the encoder's states weighted by this step's attention, Σ_s a_t(s) h̄_s."),
+    [TF_OP_OUT] = N_("h̃ = tanh(W_c [context ; h_t] + b_c): the decoder's state joined with what it read; the output layer reads h̃."),
+    [TF_OP_GATE_I] = N_("Input gate, between 0 and 1: how much of the candidate g enters the cell."),
+    [TF_OP_GATE_F] = N_("Forget gate, between 0 and 1: how much of the previous cell c_(t−1) is kept."),
+    [TF_OP_GATE_G] = N_("Cell candidate, between −1 and 1: what this step could write into the cell."),
+    [TF_OP_GATE_O] = N_("Output gate, between 0 and 1: how much of tanh(c_t) the state h_t shows."),
+    [TF_OP_CELL] = N_("The cell, the LSTM's memory: c_t = f ⊙ c_(t−1) + i ⊙ g."),
+    [TF_OP_HIDDEN] = N_("The state h_t = o ⊙ tanh(c_t), handed to the next step and to the layer above."),
+    [TF_OP_FINAL_H] = N_("v, its h part: the encoder's last state of every layer. Without attention it is all the decoder learns of the source."),
+    [TF_OP_FINAL_C] = N_("v, its c part: the encoder's last cell of every layer, the decoder's first cell."),
+    [TF_OP_LOGITS] = N_("Scores for every word of the target vocabulary: the top state times the output layer's weights, plus its bias."),
+};
+
 static const char *caption_for(const tf_stage *st) {
     if (st->sublayer == TF_SUB_FINAL_NORM) return _("A final layer normalisation after the whole stack.");
     const char *c = st->op < TF_OP_COUNT ? captions[st->op] : NULL;
+    if (tf_stage_is_lstm(st) && st->op < TF_OP_COUNT && lstm_captions[st->op]) c = lstm_captions[st->op];
     return c ? _(c) : "";
 }
 

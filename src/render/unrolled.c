@@ -219,8 +219,11 @@ int render_unrolled(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage
     vs.align = RENDER_ALIGN_CENTER;
     vs.bold = 1;
     vs.max_width = vbox.w;
-    if (compact) snprintf(buf, sizeof buf, "v");
-    else snprintf(buf, sizeof buf, render_tr(o, "v: the final (h, c) of %d layers × %d"), g.L, t->C);
+    vs.dir = o && o->rtl ? RENDER_DIR_RTL : RENDER_DIR_AUTO;
+    snprintf(buf, sizeof buf, render_tr(o, "v: the final (h, c) of %d layers × %d"), g.L, t->C);
+    double tw = 0, th_ = 0;
+    if (!compact) render_text_size(cr, buf, &vs, &tw, &th_);
+    if (compact || tw > vbox.w - g.fs) snprintf(buf, sizeof buf, "v"); // the whole sentence where it fits
     render_text(cr, buf, vbox.x + vbox.w / 2, vbox.y + vbox.h / 2 - g.fs * 0.7, &vs);
     if (boxes && n_box < max) boxes[n_box] = (render_arch_box){vbox.x, vbox.y, vbox.w, vbox.h, TF_BLOCK_NONE, NULL, fin, -1};
     n_box++;
