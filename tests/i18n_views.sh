@@ -44,16 +44,35 @@ arithmetic|enc.0.ffn.hidden|0,0
 arithmetic|enc.0.ffn.out|0,0
 arithmetic|out.logits|1,4
 arithmetic|out.probs|2,5"
+# the same for the recurrent model with attention (its stages, cards and the views only it has)
+R=rnn-attn-en-fa
+RVIEWS="heatmap|enc.0.f|
+heatmap|enc.final.h|
+heatmap|dec.attn.weights|
+lines|dec.attn.weights|
+architecture|dec.1.h|
+side-by-side||
+arithmetic|enc.0.i|1,2
+arithmetic|enc.0.g|1,2
+arithmetic|enc.1.c|1,2
+arithmetic|dec.0.h|1,2
+arithmetic|dec.attn.scores|1,2
+arithmetic|dec.attn.weights|1,2
+arithmetic|dec.attn.context|1,2
+arithmetic|dec.attn.out|1,2
+arithmetic|out.logits|1,4"
 
 # Words that may stay as they are: formula names and symbols, special tokens,
 # the program and model names. Tokens of the sentence and the vocabulary are
 # added from the trace.
 ALLOWED="softmax exp max sin cos pos PE LayerNorm MultiHead MaskedMultiHead Concat FFN ReLU Sublayer head model embed scale
-bos eos unk tviz en fa worked example dmodel Q K V W O E G Y Z X T S d k h b i j q v x y z p a s e ff"
+bos eos unk tviz en fa worked example dmodel Q K V W O E G Y Z X T S d k h b i j q v x y z p a s e ff
+tanh LSTM RNN Luong dot ih hh dim hidden size attn rnn c f g o n r t"
 
 "$TVIZ" trace -o "$T/trace.json" 2>/dev/null || bad "tviz trace failed"
+"$TVIZ" trace --model $R -o "$T/rtrace.json" 2>/dev/null || bad "tviz trace --model $R failed"
 # the tokens (source words, decoder input, vocabulary) as words
-tr -c 'A-Za-z' '\n' <"$T/trace.json" | sort -u >"$T/trace-words"
+cat "$T/trace.json" "$T/rtrace.json" | tr -c 'A-Za-z' '\n' | sort -u >"$T/trace-words"
 printf '%s\n' $ALLOWED | sort -u >"$T/allowed"
 sort -u "$T/allowed" "$T/trace-words" >"$T/ok-words"
 # stage ids' parts are in the trace too (its "id" fields), so they are allowed
@@ -67,14 +86,16 @@ english() {
 }
 
 for lang in fa ar; do
-    echo "$VIEWS" | while IFS='|' read -r view stage cell; do
+    { echo "$VIEWS" | sed 's/^/|/'; echo "$RVIEWS" | sed "s/^/$R|/"; } | while IFS='|' read -r model view stage cell; do
         args="--lang $lang --view $view -o $T/v.pdf"
+        [ -n "$model" ] && args="$args --model $model"
+        [ "$view" = side-by-side ] && args="$args --model en-fa"
         [ -n "$stage" ] && args="$args --stage $stage"
         [ -n "$cell" ] && args="$args --cell $cell"
         # shellcheck disable=SC2086
         if ! "$TVIZ" export $args 2>"$T/err"; then echo "FAIL: export $args: $(cat "$T/err")"; echo x >>"$T/failed"; continue; fi
         left=$(english "$T/v.pdf" | tr '\n' ' ')
-        if [ -n "$left" ]; then echo "FAIL: $lang $view $stage $cell: English left: $left"; echo x >>"$T/failed"; else echo x >>"$T/passed"; fi
+        if [ -n "$left" ]; then echo "FAIL: $lang $model $view $stage $cell: English left: $left"; echo x >>"$T/failed"; else echo x >>"$T/passed"; fi
     done
     # a handout: its first two pages (title, intro, the first sections), where the prose is the lesson's
     if "$TVIZ" export --lesson inside-transformer --lang "$lang" -o "$T/h.pdf" 2>"$T/err"; then

@@ -683,7 +683,7 @@ static void arith_gate(card *c) {
     double bi = w->b_ih[r], bh = w->b_hh[r], z = ax + bi + ah + bh;
     put(c, K_MATH, "z = W·x + b_ih + U·h + b_hh = %s + %s + %s + %s = %s", num(ax).s, num(bi).s, num(ah).s, num(bh).s, num(z).s);
     if (k == 2) put(c, K_RESULT, "g = tanh(z) = tanh(%s) = %s", num(z).s, num(v).s);
-    else put(c, K_RESULT, "%s = σ(z) = 1 ÷ (1 + exp(−%s)) = %s", gate[k], num(z).s, num(v).s);
+    else put(c, K_RESULT, "%s = σ(z) = 1 ÷ (1 + exp(−z)) = 1 ÷ (1 + exp(%s)) = %s", gate[k], num(-z).s, num(v).s);
 }
 
 // c_t = f ⊙ c_{t−1} + i ⊙ g
