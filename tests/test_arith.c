@@ -606,6 +606,58 @@ static render_rgb pixel(cairo_surface_t *sf, int x, int y) {
 
 static int same(render_rgb a, render_rgb b) { return fabs(a.r - b.r) < 0.02 && fabs(a.g - b.g) < 0.02 && fabs(a.b - b.b) < 0.02; }
 
+// A recurrent model's cards (tests/fixtures/lstm/lstm3_attn_rev: 3 layers,
+// attention, source reversed): every gate's z is the sum of its four terms and
+// σ(z) (tanh(z) for g) is the gate's value in the trace; c = f·c_(t−1) + i·g and
+// h = o·tanh(c) add up to the trace's c and h, in the encoder and the decoder.
+static void lstm_gates_cell_and_state(void **state) {
+    (void)state;
+    fixture f;
+    load(&f, "tests/fixtures/lstm/lstm3_attn_rev.safetensors", "I really enjoy learning transformers", "من واقعاً از یادگیری لذت می‌برم");
+    char lines[MAXL][200], id[64];
+    double v[8];
+    int checked = 0;
+    static const char *const sides[] = {"enc", "dec"}, *const gates = "ifgo";
+    for (int sd = 0; sd < 2; sd++)
+        for (int l = 0; l < 3; l++)
+            for (int t = 0; t < 3; t++) {
+                int j = (3 * l + t) % 5;
+                for (int k = 0; k < 4; k++) {
+                    snprintf(id, sizeof id, "%s.%d.%c", sides[sd], l, gates[k]);
+                    int n = card(&f, id, t, j, 0, lines);
+                    double want = cell(&f, id, t, j);
+                    const char *zl = need_line(lines, n, "z = W·x + b_ih + U·h + b_hh =", 0);
+                    if (numbers(zl, " = ", v, 8) != 5) fail_msg("%s: %s", id, zl);
+                    double z = v[4];
+                    CHECK_CLOSE(v[0] + v[1] + v[2] + v[3], z, 3e-4);
+                    double g = k == 2 ? tanh(z) : 1 / (1 + exp(-z));
+                    CHECK_CLOSE(g, want, 2e-4);
+                    char res[8];
+                    snprintf(res, sizeof res, "%c = ", gates[k]);
+                    const char *rl = need_line(lines, n, res, 0);
+                    int m = numbers(rl, NULL, v, 8);
+                    CHECK_CLOSE(v[m - 1], want, 1e-4);
+                    checked++;
+                }
+                snprintf(id, sizeof id, "%s.%d.c", sides[sd], l);
+                int n = card(&f, id, t, j, 0, lines);
+                const char *ml = need_line(lines, n, " × ", 1);
+                if (numbers(ml, NULL, v, 8) != 6) fail_msg("%s: %s", id, ml);
+                CHECK_CLOSE(v[0] * v[1] + v[2] * v[3], cell(&f, id, t, j), 2e-4);
+                CHECK_CLOSE(v[0], cell(&f, (snprintf(id, sizeof id, "%s.%d.f", sides[sd], l), id), t, j), 1e-4);
+                snprintf(id, sizeof id, "%s.%d.h", sides[sd], l);
+                n = card(&f, id, t, j, 0, lines);
+                const char *hl = need_line(lines, n, "h = ", 0);
+                if (numbers(hl, NULL, v, 8) != 3) fail_msg("%s: %s", id, hl);
+                CHECK_CLOSE(v[0] * v[1], cell(&f, id, t, j), 2e-4);
+                CHECK_CLOSE(v[2], cell(&f, id, t, j), 1e-4);
+                checked += 2;
+            }
+    printf("  lstm3_attn_rev: %d gate, cell and state cards add up to the trace\n", checked);
+    tf_run_free(&f.r);
+    tf_model_free(&f.m);
+}
+
 static void card_paints_theme_and_accent(void **state) {
     fixtures *fx = *state;
     const tf_trace *t = &fx->we.r.trace;
@@ -670,6 +722,7 @@ int main(void) {
         TEST("arith/header/names-the-tokens", header_names_the_tokens),
         TEST("arith/edges/out-of-range-cell-says-so", out_of_range_cell_says_so),
         TEST("arith/every-stage/reaches-its-value", every_stage_reaches_its_value),
+        TEST("arith/lstm/gates-cell-and-state-add-up", lstm_gates_cell_and_state),
         TEST("arith/card/paints-theme-and-accent", card_paints_theme_and_accent),
     };
     return cmocka_run_group_tests_name("arith", tests, setup, teardown);
