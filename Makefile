@@ -240,7 +240,7 @@ bench: $(B)/bench $(B)/bench_train $(B)/base.safetensors $(B)/tviz
 
 # ---------------------------------------------------------------- generated files (committed)
 # The shipped translator, trained by tviz from scratch on subword pieces (about
-# 30 minutes on two cores; `time make en-fa`), and nine of its snapshots, from the
+# 42 minutes alone on two cores; `time make en-fa`), and nine of its snapshots, from the
 # untrained model to the end, stored as F16 (half the size) for the timeline: the
 # step, loss and held-out accuracy of each are in its __metadata__.
 EN_FA_SNAPSHOTS := 0 350 700 1400 2800 4200 5600 7000 8400
