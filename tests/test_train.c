@@ -443,13 +443,18 @@ static void test_shipped_translator(void **s) {
     int kept = 0;
     for (int i = 0; i < all_n; i += 8, kept++) { tf_pair p = held.p[kept]; held.p[kept] = held.p[i]; held.p[i] = p; }
     held.n = kept;
+    // The 90% goal is the normal build's, on every pair; an eighth of them is a
+    // sample (standard error about 2.2 points at 90%), held to two errors below.
+    const double goal = 0.85;
+#else
+    const double goal = 0.90;
 #endif
     tf_dataset d;
     int bad;
     assert_int_equal(tf_dataset_build(&d, &held, &m, &bad, &e), 0);
     int right = tf_eval_exact(&m, &d, 2, &e);
     print_message("held-out exact match: %d of %d\n", right, d.n);
-    assert_true(right >= 0.90 * d.n);
+    assert_true(right >= goal * d.n);
     // tviz eval's measure (words compared after decoding) agrees with the training's (token ids)
     tf_eval_result er;
     assert_int_equal(tf_eval_corpus(&m, &held, 2, &er, NULL, &e), 0);
