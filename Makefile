@@ -159,7 +159,7 @@ test-unit: $(B)/tviz $(MO) $(B)/mkbad $(addprefix $(B)/,$(TESTS))
 	@./$(B)/tviz lesson check
 	@TVIZ=./$(B)/tviz sh tests/cli_test.sh
 	@TVIZ=./$(B)/tviz MKBAD=./$(B)/mkbad sh tests/bad_input.sh
-	@TVIZ=./$(B)/tviz sh tests/window_test.sh
+	@TVIZ=./$(B)/tviz SOAK=600 sh tests/window_test.sh
 	@TVIZ=./$(B)/tviz sh tests/i18n_views.sh
 
 # The whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer +
@@ -181,7 +181,7 @@ check-sanitize: $(BA)/tviz $(MO) $(B)/mkbad $(addprefix $(BA)/,$(TESTS))
 	@# SDL's software renderer: Mesa's llvmpipe and disk-cache threads, still
 	@# alive at exit, crash LeakSanitizer's stop-the-world tracer on CI machines.)
 	@$(SAN_ENV) SDL_RENDER_DRIVER=software SDL_FRAMEBUFFER_ACCELERATION=0 \
-	  TVIZ=./$(BA)/tviz SOAK=500 SOAK_FLAT=0 sh tests/window_test.sh
+	  TVIZ=./$(BA)/tviz SOAK=200 SOAK_FLAT=0 sh tests/window_test.sh
 test-asan: check-sanitize
 
 # ---------------------------------------------------------------- fuzzing (libFuzzer, clang)
