@@ -310,22 +310,28 @@ static void draw_labels(cairo_t *cr, const tf_trace *t, const tf_stage *s, const
     }
 }
 
-static void draw_colorbar(cairo_t *cr, const tf_stage *s, const scale *sc, const layout *L, const render_theme *th, double bar_h,
-                          const render_opts *o) {
-    double x = L->bar_x, y = L->gy, bw = L->fs * 1.2;
-    cairo_pattern_t *g = cairo_pattern_create_linear(0, y + bar_h, 0, y);
+// A colour bar's box: the colour map along the linear pattern g (which it
+// takes over), filled into (x, y, w, h) and outlined.
+static void gradient_box(cairo_t *cr, cairo_pattern_t *g, const scale *sc, const render_theme *th, double x, double y, double w, double h) {
     for (int k = 0; k <= 32; k++) {
         render_rgb c = render_cmap_at(sc->cmap, k / 32.0);
         cairo_pattern_add_color_stop_rgb(g, k / 32.0, c.r, c.g, c.b);
     }
-    cairo_rectangle(cr, x, y, bw, bar_h);
+    cairo_rectangle(cr, x, y, w, h);
     cairo_set_source(cr, g);
     cairo_fill(cr);
     cairo_pattern_destroy(g);
     render_set_rgb(cr, th->fg);
     cairo_set_line_width(cr, 1);
-    cairo_rectangle(cr, x, y, bw, bar_h);
+    cairo_rectangle(cr, x, y, w, h);
     cairo_stroke(cr);
+}
+
+static void draw_colorbar(cairo_t *cr, const tf_stage *s, const scale *sc, const layout *L, const render_theme *th, double bar_h,
+                          const render_opts *o) {
+    double x = L->bar_x, y = L->gy, bw = L->fs * 1.2;
+    cairo_pattern_t *g = cairo_pattern_create_linear(0, y + bar_h, 0, y);
+    gradient_box(cr, g, sc, th, x, y, bw, bar_h);
     char buf[32];
     render_text_style st = render_style(L->fs * 0.85, th->fg);
     for (int k = 0; k <= 4; k++) {
@@ -748,18 +754,7 @@ static void compare_panel(cairo_t *cr, const tf_trace *t, const tf_stage *s, con
 static void compare_bar(cairo_t *cr, const scale *sc, double x, double y, double w, double fs, const char *what, const render_theme *th,
                         int o_rtl) {
     cairo_pattern_t *g = cairo_pattern_create_linear(x, 0, x + w, 0);
-    for (int k = 0; k <= 32; k++) {
-        render_rgb c = render_cmap_at(sc->cmap, k / 32.0);
-        cairo_pattern_add_color_stop_rgb(g, k / 32.0, c.r, c.g, c.b);
-    }
-    cairo_rectangle(cr, x, y, w, fs);
-    cairo_set_source(cr, g);
-    cairo_fill(cr);
-    cairo_pattern_destroy(g);
-    render_set_rgb(cr, th->fg);
-    cairo_set_line_width(cr, 1);
-    cairo_rectangle(cr, x, y, w, fs);
-    cairo_stroke(cr);
+    gradient_box(cr, g, sc, th, x, y, w, fs);
     char buf[32];
     render_text_style st = render_style(fs * 0.85, th->fg);
     for (int k = 0; k <= 2; k++) {
