@@ -43,4 +43,24 @@ static void check_tokens(const cJSON *arr, const char *const *labels, int n, con
             fail_msg("%s: %s token %d is \"%s\", PyTorch \"%s\"", cs, what, i, labels[i], cJSON_GetArrayItem(arr, i)->valuestring);
 }
 
+// A reference trace (NAME.trace.json) as JSON; fails the test when unreadable.
+static cJSON *load_json(const char *path) {
+    char *json = read_file(path, NULL);
+    if (!json) fail_msg("cannot read %s", path);
+    cJSON *j = cJSON_Parse(json);
+    free(json);
+    if (!j) fail_msg("%s is not JSON", path);
+    return j;
+}
+
+// Stage i of a trace against PyTorch's stage st: the same id and shape. Returns the id.
+static const char *check_stage_shape(const cJSON *st, const tf_stage *s, int i, const char *cs) {
+    const char *id = cJSON_GetObjectItem(st, "id")->valuestring;
+    if (strcmp(id, s->id)) fail_msg("%s: stage %d is %s, PyTorch has %s there", cs, i, s->id, id);
+    if (cJSON_GetObjectItem(st, "rows")->valueint != s->rows || cJSON_GetObjectItem(st, "cols")->valueint != s->cols)
+        fail_msg("%s: %s is %dx%d, PyTorch %dx%d", cs, id, s->rows, s->cols, cJSON_GetObjectItem(st, "rows")->valueint,
+                 cJSON_GetObjectItem(st, "cols")->valueint);
+    return id;
+}
+
 #endif

@@ -11,15 +11,6 @@
 
 #define TOL 1e-4 // |C - PyTorch| <= TOL · max(1, |PyTorch|) at every stage
 
-static cJSON *load_json(const char *path) {
-    char *json = read_file(path, NULL);
-    if (!json) fail_msg("cannot read %s", path);
-    cJSON *j = cJSON_Parse(json);
-    free(json);
-    assert_non_null(j);
-    return j;
-}
-
 // Compares one run with its fixture, printing the largest difference of every stage.
 static void compare_case(const fixture_case *c) {
     char path[512];
@@ -41,11 +32,7 @@ static void compare_case(const fixture_case *c) {
     double worst = 0;
     for (const cJSON *st = stages->child; st; st = st->next, i++) {
         const tf_stage *s = &t->stages[i];
-        const char *id = cJSON_GetObjectItem(st, "id")->valuestring;
-        if (strcmp(id, s->id)) fail_msg("%s: stage %d is %s, PyTorch has %s there", c->name, i, s->id, id);
-        if (cJSON_GetObjectItem(st, "rows")->valueint != s->rows || cJSON_GetObjectItem(st, "cols")->valueint != s->cols)
-            fail_msg("%s: %s is %dx%d, PyTorch %dx%d", c->name, id, s->rows, s->cols,
-                     cJSON_GetObjectItem(st, "rows")->valueint, cJSON_GetObjectItem(st, "cols")->valueint);
+        const char *id = check_stage_shape(st, s, i, c->name);
         double stage_worst = 0;
         int y = 0;
         for (const cJSON *row = cJSON_GetObjectItem(st, "data")->child; row; row = row->next, y++) {

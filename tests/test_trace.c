@@ -25,11 +25,7 @@ static void load_model(tf_model *m, const fixture_case *c) {
 static double compare_case(const fixture_case *c) {
     char path[512];
     snprintf(path, sizeof path, "tests/fixtures/%s.trace.json", c->name);
-    char *json = read_file(path, NULL);
-    if (!json) fail_msg("cannot read %s", path);
-    cJSON *ref = cJSON_Parse(json);
-    free(json);
-    assert_non_null(ref);
+    cJSON *ref = load_json(path);
     tf_model m;
     tf_err e;
     load_model(&m, c);
@@ -56,11 +52,7 @@ static double compare_case(const fixture_case *c) {
     int i = 0;
     for (const cJSON *st = stages->child; st; st = st->next, i++) {
         const tf_stage *s = &t->stages[i];
-        const char *id = cJSON_GetObjectItem(st, "id")->valuestring;
-        if (strcmp(id, s->id)) fail_msg("%s: stage %d is %s, PyTorch has %s there", c->name, i, s->id, id);
-        if (cJSON_GetObjectItem(st, "rows")->valueint != s->rows || cJSON_GetObjectItem(st, "cols")->valueint != s->cols)
-            fail_msg("%s: %s is %dx%d, PyTorch %dx%d", c->name, id, s->rows, s->cols,
-                     cJSON_GetObjectItem(st, "rows")->valueint, cJSON_GetObjectItem(st, "cols")->valueint);
+        const char *id = check_stage_shape(st, s, i, c->name);
         const cJSON *data = cJSON_GetObjectItem(st, "data");
         int y = 0;
         for (const cJSON *row = data->child; row; row = row->next, y++) {
@@ -107,10 +99,7 @@ static void greedy_matches_pytorch(void **state) {
         assert_true(i < n);
         char path[256];
         snprintf(path, sizeof path, "tests/fixtures/%s.json", names[k]);
-        char *json = read_file(path, NULL);
-        assert_non_null(json);
-        cJSON *ref = cJSON_Parse(json);
-        free(json);
+        cJSON *ref = load_json(path);
         tf_model m;
         tf_err e;
         load_model(&m, &cs[i]);
