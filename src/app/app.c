@@ -19,200 +19,20 @@
 #include "../io/io.h"
 #include "../lesson/i18n.h"
 #include "draw.h"
+#include "session.h"
 
 typedef struct {
+    app_session ses;            // the model, its run, lessons, timeline and the view state (session.h)
     SDL_Window *win;
     SDL_Renderer *ren;
     SDL_Texture *tex;
     cairo_surface_t *surf;
     int pw, ph;                 // the renderer's output size in pixels (HiDPI aware)
-    app_state s;
-    app_layout lay;
-    tf_model m;
-    tf_run r;
-    int have_model, have_run;
-    tf_model m2;                // R: the model compared side by side, and its run on the same sentence
-    tf_run r2;
-    int have_m2, have_r2;
-    tf_run cmp;                 // the compare view: r's tokens with every part on
-    int have_cmp;
-    char model_path[4096], model_name[256], load_error[700];
-    lesson lesson;
-    int have_lesson;
-    lesson whatif;              // lessons/<lang>/what-if.md: beside the stages it explains while parts are off (or W is open)
-    int have_whatif;
-    glossary gloss[8];          // every language's glossary, for the hover tooltip
-    int n_gloss;
-    io_timeline tl;             // the model's training snapshots (tl.n 0: none)
-    char *snap_says;            // what the snapshot shown translates by itself
-    int dirty, quit;
 } app;
 
-// ---------------------------------------------------------------- the model
-// The model shown: the snapshot of the timeline the state is at, or the model itself.
-static const tf_model *shown_model(const app *a) {
-    return a->tl.n && a->s.n_snaps ? io_timeline_model(&a->tl, a->s.snap) : &a->m;
-}
-
-// What if? The lesson "What if?" takes the panel beside the stages it has a
-// section for while the what-if panel is open, a part is off (or was in
-// training), the model is pre-LN, or the comparison is shown.
-static int whatif_lesson(const app *a) {
-    if (!a->have_whatif || !a->have_run) return 0;
-    int active = a->s.whatif || a->s.without || a->s.trained_without || a->s.compare || (a->have_model && a->m.cfg.norm_first);
-    return active && lesson_for_stage(&a->whatif, a->r.trace.stages[a->s.stage].id) != NULL;
-}
-
-static void app_world_of(app *a, app_world *w) {
-    w->m = a->have_model ? shown_model(a) : NULL;
-    w->tl = a->tl.n ? &a->tl : NULL;
-    w->snap_says = a->snap_says;
-    w->r = a->have_run ? &a->r : NULL;
-    w->model_name = a->model_name;
-    w->load_error = a->load_error;
-    w->lesson = whatif_lesson(a) ? &a->whatif : a->have_lesson ? &a->lesson : NULL;
-    w->gloss = a->gloss;
-    w->n_gloss = a->n_gloss;
-    w->m2 = a->have_m2 ? &a->m2 : NULL;
-    w->r2 = a->have_r2 ? &a->r2 : NULL;
-    w->cmp = a->have_cmp ? &a->cmp : NULL;
-}
-
-// R: the other kind of model (a recurrent model beside the Transformer, or
-// the Transformer beside a recurrent model), run on the same sentences.
-static void run_partner(app *a) {
-    if (!a->have_model) return;
-    if (!a->have_m2) {
-        const char *name = a->m.cfg.arch == TF_ARCH_LSTM ? "en-fa" : "rnn-attn-en-fa";
-        char path[4096], why[300];
-        if (io_shipped_model(name, path, sizeof path)) {
-            snprintf(why, sizeof why, _("no model %s to compare with (it ships in the models folder)"), name);
-            app_state_message(&a->s, 1, "%s", why);
-            a->s.side_by_side = 0;
-            return;
-        }
-        tf_err e;
-        if (tf_model_load(&a->m2, path, &e)) { app_state_message(&a->s, 1, "%s: %s", name, e.msg); a->s.side_by_side = 0; return; }
-        a->have_m2 = 1;
-    }
-    tf_run r;
-    tf_err e;
-    if (tf_run_sentence(&r, &a->m2, a->s.src, a->s.tgt[0] ? a->s.tgt : NULL, &e)) {
-        app_state_message(&a->s, 1, "%s", e.msg);
-        a->s.side_by_side = 0;
-        return;
-    }
-    if (a->have_r2) tf_run_free(&a->r2);
-    a->r2 = r;
-    a->have_r2 = 1;
-}
-
-// The glossary of every language with lessons (lessons/<lang>/glossary.txt);
-// a broken one is left out (tviz lesson check names its mistake).
-static void load_glossaries(app *a) {
-    DIR *d = lesson_dir() ? opendir(lesson_dir()) : NULL;
-    struct dirent *de;
-    char path[4200], err[300];
-    while (d && (de = readdir(d)) && a->n_gloss < (int)(sizeof a->gloss / sizeof *a->gloss)) {
-        if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof a->gloss[0].lang) continue;
-        snprintf(path, sizeof path, "%s/%s/glossary.txt", lesson_dir(), de->d_name);
-        if (!access(path, R_OK) && !glossary_load(&a->gloss[a->n_gloss], path, de->d_name, err, sizeof err)) a->n_gloss++;
-    }
-    if (d) closedir(d);
-}
-
-// The interface's language follows the lesson's: window title and strings.
-static void set_ui_language(app *a, const char *lang) {
-    i18n_set_language(lang);
-    a->s.term[0] = 0;
+// The interface's language follows the lesson's: the window's title too.
+static void set_title(app *a) {
     if (a->win) SDL_SetWindowTitle(a->win, _("tviz — the Transformer, one operation at a time"));
-}
-
-// The lesson of a language: lessons/<lang>/inside-transformer.md. Returns 0,
-// or -1 with a message in err.
-static int load_lesson(app *a, const char *lang, char *err, size_t n) {
-    char path[4200], why[512];
-    if (!lesson_dir()) {
-        snprintf(err, n, "lessons: %s", io_no_lessons());
-        return -1;
-    }
-    // a recurrent model: the lesson that sets it beside the Transformer
-    const char *name = a->have_model && a->m.cfg.arch == TF_ARCH_LSTM ? "rnn-or-transformer" : "inside-transformer";
-    snprintf(path, sizeof path, "%s/%s/%s.md", lesson_dir(), lang, name);
-    lesson l;
-    if (lesson_load(&l, path, lang, why, sizeof why)) { // named as in the source tree, not where it was found
-        snprintf(err, n, "lessons/%.30s/%s.md:%.500s", lang, name, why);
-        return -1;
-    }
-    if (a->have_lesson) lesson_free(&a->lesson);
-    a->lesson = l;
-    a->have_lesson = 1;
-    // and the what-if lesson of that language, when there is one (tviz lesson check names its mistakes)
-    if (a->have_whatif) lesson_free(&a->whatif);
-    snprintf(path, sizeof path, "%s/%s/what-if.md", lesson_dir(), lang);
-    a->have_whatif = !access(path, R_OK) && !lesson_load(&a->whatif, path, lang, why, sizeof why);
-    snprintf(a->s.lang, sizeof a->s.lang, "%s", lang);
-    set_ui_language(a, lang);
-    return 0;
-}
-
-// L: the next language that has lessons, in alphabetical order.
-static void next_language(app *a) {
-    DIR *d = lesson_dir() ? opendir(lesson_dir()) : NULL;
-    char best[16] = "", first[16] = "";
-    struct dirent *de;
-    char path[4200];
-    struct stat st;
-    while (d && (de = readdir(d))) {
-        if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof best) continue;
-        snprintf(path, sizeof path, "%s/%s/inside-transformer.md", lesson_dir(), de->d_name);
-        if (stat(path, &st)) continue;
-        if (!first[0] || strcmp(de->d_name, first) < 0) snprintf(first, sizeof first, "%.15s", de->d_name);
-        if (strcmp(de->d_name, a->s.lang) > 0 && (!best[0] || strcmp(de->d_name, best) < 0)) snprintf(best, sizeof best, "%.15s", de->d_name);
-    }
-    if (d) closedir(d);
-    const char *lang = best[0] ? best : first;
-    char err[900];
-    if (!lang[0]) app_state_message(&a->s, 1, "%s", _("no lessons found; set TVIZ_DATA_DIR or reinstall"));
-    else if (load_lesson(a, lang, err, sizeof err)) { // the detail on stderr, in English as every error there; the window says it in the learner's words
-        fprintf(stderr, "tviz: %s\n", err);
-        app_state_message(&a->s, 1, _("the lessons of %s could not be read; tviz lesson check names the mistake"), lang);
-    }
-    else app_state_message(&a->s, 0, _("Language: %s"), lang);
-}
-
-// Runs the model on the state's sentences. On failure the previous run and
-// sentences stay, and the error goes to the status line.
-static int rerun(app *a, const char *old_src, const char *old_tgt) {
-    tf_run r;
-    tf_err e;
-    char *says = NULL;
-    a->m.cfg.without = a->m.cfg.trained_without | a->s.without; // what if? (W), also on the snapshots
-    if (a->tl.n) io_timeline_set_without(&a->tl, a->s.without);
-    int rc = a->tl.n ? io_timeline_run(&r, &a->tl, a->s.snap, a->s.src, a->s.tgt[0] ? a->s.tgt : NULL, a->s.decode_step, &says, &e)
-           : a->s.decode_step ? tf_run_greedy(&r, &a->m, a->s.src, a->s.decode_step, &e)
-                              : tf_run_sentence(&r, &a->m, a->s.src, a->s.tgt[0] ? a->s.tgt : NULL, &e);
-    if (rc) {
-        if (old_src) snprintf(a->s.src, sizeof a->s.src, "%s", old_src);
-        if (old_tgt) snprintf(a->s.tgt, sizeof a->s.tgt, "%s", old_tgt);
-        app_state_message(&a->s, 1, "%s", e.msg);
-        return -1;
-    }
-    if (a->have_run) tf_run_free(&a->r);
-    a->r = r;
-    a->have_run = 1;
-    free(a->snap_says);
-    a->snap_says = says;
-    if (a->have_cmp) tf_run_free(&a->cmp);
-    a->have_cmp = 0;
-    if (a->s.compare && shown_model(a)->cfg.without) { // the same tokens with every part on, for the compare view (X)
-        if (tf_run_compare(&a->cmp, shown_model(a), &a->r, &e)) app_state_message(&a->s, 1, "%s", e.msg);
-        else a->have_cmp = 1;
-    }
-    app_state_attach(&a->s, &a->r.trace);
-    if (a->r.n_src_unk + a->r.n_tgt_unk) app_state_message(&a->s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
-    if (a->s.side_by_side) run_partner(a);
-    return 0;
 }
 
 // ---------------------------------------------------------------- drawing
@@ -247,38 +67,31 @@ static void render_frame(app *a) {
     cairo_t *cr = cairo_create(a->surf);
     cairo_scale(cr, a->pw / w, a->ph / h);
     app_world wd;
-    app_world_of(a, &wd);
-    app_draw(cr, &a->s, &wd, w, h, &a->lay);
+    app_session_world(&a->ses, &wd);
+    app_draw(cr, &a->ses.s, &wd, w, h, &a->ses.lay);
     cairo_destroy(cr);
     cairo_surface_flush(a->surf);
     SDL_UpdateTexture(a->tex, NULL, cairo_image_surface_get_data(a->surf), cairo_image_surface_get_stride(a->surf));
     SDL_RenderCopy(a->ren, a->tex, NULL, NULL);
     SDL_RenderPresent(a->ren);
-    a->dirty = 0;
+    a->ses.dirty = 0;
 }
 
 // ---------------------------------------------------------------- export and screenshots
 static void export_view(app *a) {
-    if (!a->have_run) return;
-    const tf_trace *t = &a->r.trace;
-    render_view v = app_state_view(&a->s, t);
-    char path[4096];
-    const char *what = v == RENDER_VIEW_HEADS ? "-heads" : v == RENDER_VIEW_COMPARE ? "-compare" : "";
+    if (!a->ses.have_run) return;
+    io_picture p;
+    char name[300], path[320];
+    app_session_export(&a->ses, &p, name, sizeof name);
     struct stat st;
-    snprintf(path, sizeof path, "tviz-%s%s.png", t->stages[a->s.stage].id, what);
-    for (int k = 2; !stat(path, &st) && k < 1000; k++) snprintf(path, sizeof path, "tviz-%s%s-%d.png", t->stages[a->s.stage].id, what, k);
-    render_opts o = app_render_opts(&a->s);
-    if (a->have_cmp) o.with_all = &a->cmp.trace;
-    double w, h;
-    render_default_size(t, a->s.stage, v, &w, &h);
+    snprintf(path, sizeof path, "%s", name);
+    size_t stem = strlen(name) - strlen(".png");
+    for (int k = 2; !stat(path, &st) && k < 1000; k++) snprintf(path, sizeof path, "%.*s-%d.png", (int)stem, name, k);
     unsigned char *png;
     size_t n;
-    io_picture p = {.t = t, .m = shown_model(a), .stage = a->s.stage, .view = v, .opts = o, .w = w, .h = h, .scale = 1, .fmt = IO_PNG};
-    if (io_draw(&p, &png, &n)) { app_state_message(&a->s, 1, "%s", _("could not draw the view (out of memory?)")); return; }
-    if (io_write_file(path, (const char *)png, n)) app_state_message(&a->s, 1, _("could not write %s (see the terminal)"), path);
-    else {
-        app_state_message(&a->s, 0, _("Saved %s (%.0f × %.0f)"), path, w, h); // in the current folder, as named
-    }
+    if (io_draw(&p, &png, &n)) { app_state_message(&a->ses.s, 1, "%s", _("could not draw the view (out of memory?)")); return; }
+    if (io_write_file(path, (const char *)png, n)) app_state_message(&a->ses.s, 1, _("could not write %s (see the terminal)"), path);
+    else app_state_message(&a->ses.s, 0, _("Saved %s (%.0f × %.0f)"), path, p.w, p.h); // in the current folder, as named
     free(png);
 }
 
@@ -342,38 +155,36 @@ static app_key key_of(const SDL_Keysym *k) {
 }
 
 static void do_actions(app *a, app_do d, const char *old_src, const char *old_tgt) {
-    if (d & APP_DO_QUIT) a->quit = 1;
-    if (d & (APP_DO_RERUN | APP_DO_SNAPSHOT)) rerun(a, old_src, old_tgt);
-    if (d & APP_DO_PARTNER) run_partner(a);
+    d = app_session_do(&a->ses, d, old_src, old_tgt);
     if (d & APP_DO_EXPORT) export_view(a);
-    if (d & APP_DO_LANGUAGE) next_language(a);
-    if (d & APP_DO_FULLSCREEN) SDL_SetWindowFullscreen(a->win, a->s.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
+    if (d & APP_DO_LANGUAGE) set_title(a);
+    if (d & APP_DO_FULLSCREEN) SDL_SetWindowFullscreen(a->win, a->ses.s.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
 }
 
-static void begin_text(app *a) { if (a->s.editing) SDL_StartTextInput(); else SDL_StopTextInput(); }
+static void begin_text(app *a) { if (a->ses.s.editing) SDL_StartTextInput(); else SDL_StopTextInput(); }
 
 // Keys while typing a sentence.
 static int edit_key(app *a, const SDL_Keysym *k) {
     char old_src[APP_TEXT_MAX], old_tgt[APP_TEXT_MAX];
     switch (k->sym) {
     case SDLK_RETURN: case SDLK_KP_ENTER:
-        memcpy(old_src, a->s.src, sizeof old_src);
-        memcpy(old_tgt, a->s.tgt, sizeof old_tgt);
-        do_actions(a, app_state_commit(&a->s), old_src, old_tgt);
+        memcpy(old_src, a->ses.s.src, sizeof old_src);
+        memcpy(old_tgt, a->ses.s.tgt, sizeof old_tgt);
+        do_actions(a, app_state_commit(&a->ses.s), old_src, old_tgt);
         break;
-    case SDLK_ESCAPE: a->s.editing = 0; break;
-    case SDLK_BACKSPACE: app_state_backspace(&a->s); break;
-    case SDLK_DELETE: app_state_delete(&a->s); break;
-    case SDLK_LEFT: app_state_cursor(&a->s, -1, 0); break;
-    case SDLK_RIGHT: app_state_cursor(&a->s, +1, 0); break;
-    case SDLK_HOME: app_state_cursor(&a->s, -1, 1); break;
-    case SDLK_END: app_state_cursor(&a->s, +1, 1); break;
-    case SDLK_TAB: app_state_key(&a->s, &a->r.trace, k->mod & KMOD_SHIFT ? APP_KEY_EDIT_TARGET : APP_KEY_EDIT_SOURCE); break;
+    case SDLK_ESCAPE: a->ses.s.editing = 0; break;
+    case SDLK_BACKSPACE: app_state_backspace(&a->ses.s); break;
+    case SDLK_DELETE: app_state_delete(&a->ses.s); break;
+    case SDLK_LEFT: app_state_cursor(&a->ses.s, -1, 0); break;
+    case SDLK_RIGHT: app_state_cursor(&a->ses.s, +1, 0); break;
+    case SDLK_HOME: app_state_cursor(&a->ses.s, -1, 1); break;
+    case SDLK_END: app_state_cursor(&a->ses.s, +1, 1); break;
+    case SDLK_TAB: app_state_key(&a->ses.s, &a->ses.r.trace, k->mod & KMOD_SHIFT ? APP_KEY_EDIT_TARGET : APP_KEY_EDIT_SOURCE); break;
     case SDLK_v:
         if (k->mod & KMOD_CTRL && SDL_HasClipboardText()) {
             char *clip = SDL_GetClipboardText();
             for (char *p = clip; p && *p; p++) if (*p == '\n' || *p == '\r' || *p == '\t') *p = ' ';
-            if (clip) app_state_text(&a->s, clip);
+            if (clip) app_state_text(&a->ses.s, clip);
             SDL_free(clip);
         }
         break;
@@ -385,38 +196,38 @@ static int edit_key(app *a, const SDL_Keysym *k) {
 
 // SDL's events, each turned into one call that changes the state (state.c).
 static void app_event(app *a, const SDL_Event *ev) {
-    const tf_trace *t = a->have_run ? &a->r.trace : NULL;
+    const tf_trace *t = a->ses.have_run ? &a->ses.r.trace : NULL;
     app_world wd;
-    app_world_of(a, &wd);
+    app_session_world(&a->ses, &wd);
     switch (ev->type) {
     case SDL_KEYDOWN: {
-        if (a->s.editing && edit_key(a, &ev->key.keysym)) break;
-        if (a->s.editing) return; // other keys arrive as text
+        if (a->ses.s.editing && edit_key(a, &ev->key.keysym)) break;
+        if (a->ses.s.editing) return; // other keys arrive as text
         app_key k = key_of(&ev->key.keysym);
         if (k == APP_KEY_NONE) return;
-        do_actions(a, app_state_key(&a->s, t, k), NULL, NULL);
+        do_actions(a, app_state_key(&a->ses.s, t, k), NULL, NULL);
         begin_text(a);
         break;
     }
     case SDL_TEXTINPUT:
-        if (!a->s.editing) return;
-        app_state_text(&a->s, ev->text.text);
+        if (!a->ses.s.editing) return;
+        app_state_text(&a->ses.s, ev->text.text);
         break;
     case SDL_MOUSEMOTION:
-        if (!app_state_motion(&a->s, &wd, &a->lay, ev->motion.x, ev->motion.y)) return;
+        if (!app_state_motion(&a->ses.s, &wd, &a->ses.lay, ev->motion.x, ev->motion.y)) return;
         break;
     case SDL_MOUSEBUTTONDOWN:
         if (ev->button.button != SDL_BUTTON_LEFT) return;
-        do_actions(a, app_state_press(&a->s, &wd, &a->lay, ev->button.x, ev->button.y), NULL, NULL);
+        do_actions(a, app_state_press(&a->ses.s, &wd, &a->ses.lay, ev->button.x, ev->button.y), NULL, NULL);
         begin_text(a);
         break;
     case SDL_MOUSEBUTTONUP:
         if (ev->button.button != SDL_BUTTON_LEFT) return;
-        do_actions(a, app_state_release(&a->s, &wd, &a->lay, ev->button.x, ev->button.y), NULL, NULL);
+        do_actions(a, app_state_release(&a->ses.s, &wd, &a->ses.lay, ev->button.x, ev->button.y), NULL, NULL);
         begin_text(a);
         break;
     case SDL_MOUSEWHEEL:
-        if (!app_state_wheel(&a->s, &wd, &a->lay, ev->wheel.y)) return;
+        if (!app_state_wheel(&a->ses.s, &wd, &a->ses.lay, ev->wheel.y)) return;
         break;
     case SDL_WINDOWEVENT:
         if (ev->window.event != SDL_WINDOWEVENT_SIZE_CHANGED && ev->window.event != SDL_WINDOWEVENT_EXPOSED &&
@@ -425,7 +236,7 @@ static void app_event(app *a, const SDL_Event *ev) {
     default:
         return;
     }
-    a->dirty = 1;
+    a->ses.dirty = 1;
 }
 
 // ---------------------------------------------------------------- scripts (tests, README screenshots)
@@ -465,7 +276,7 @@ static int push_word(app *a, const char *w) {
     }
     if (sscanf(w, "resize:%dx%d", &x, &y) == 2) {
         SDL_SetWindowSize(a->win, x, y);
-        a->dirty = 1;
+        a->ses.dirty = 1;
         return 0;
     }
     if (!strncmp(w, "shot:", 5)) return 1; // handled by the runner, in order
@@ -490,7 +301,7 @@ static void drain(app *a) {
         if (ev.type == SDL_QUIT) continue;
         app_event(a, &ev);
     }
-    if (a->dirty) render_frame(a);
+    if (a->ses.dirty) render_frame(a);
 }
 
 // Runs a script word by word, each word's events handled before the next.
@@ -517,7 +328,7 @@ static int run_script(app *a, const char *script) {
         fclose(f);
         if (!copy) return 0;
     } else copy = strdup(script);
-    for (char *w = strtok_r(copy, " \t\n", &save); w && !rc && !a->quit; w = strtok_r(NULL, " \t\n", &save)) {
+    for (char *w = strtok_r(copy, " \t\n", &save); w && !rc && !a->ses.quit; w = strtok_r(NULL, " \t\n", &save)) {
         int k = push_word(a, w);
         if (k < 0) rc = 1;
         else if (k == 1) rc = screenshot(a, w + 5);
@@ -657,36 +468,21 @@ int app_main(int argc, char **argv) {
     }
     app *a = calloc(1, sizeof *a);
     if (!a) { SDL_Quit(); io_run_end(&c); return io_error(NULL, "out of memory"); }
-    a->m = c.m;
-    a->r = c.r;
-    a->have_model = a->have_run = 1;
-    snprintf(a->model_path, sizeof a->model_path, "%s", c.path);
-    const char *base = strrchr(c.path, '/');
-    snprintf(a->model_name, sizeof a->model_name, "%.200s", base ? base + 1 : c.path);
-    app_state_init(&a->s, c.src, c.tgt);
-    a->s.without = c.without;                     // --without: the run is already without them
-    a->s.trained_without = c.m.cfg.trained_without;
-    app_state_attach(&a->s, &a->r.trace);
-    // its training snapshots, when it has them: a timeline at its last point (the model itself)
-    if (io_timeline_open(&a->tl, c.path, &a->m)) app_state_message(&a->s, 1, "%s", _("the model's training snapshots could not be read (see the terminal)"));
-    app_state_snapshots(&a->s, a->tl.n, a->tl.n - 1);
-    if (a->tl.n && a->tl.self != a->tl.n - 1) rerun(a, NULL, NULL); // (the last point is a snapshot: show it)
     i18n_init();
     i18n_set_language("en"); // until a lesson's language is chosen, whatever LANGUAGE the environment has
-    load_glossaries(a);
+    app_session_open(&a->ses, &c.m, &c.r, c.path, c.src, c.tgt, c.without, 1);
     char lerr[900];
-    if (load_lesson(a, c.lang ? c.lang : "en", lerr, sizeof lerr)) {
+    if (app_session_lesson(&a->ses, c.lang ? c.lang : "en", lerr, sizeof lerr)) {
         if (c.lang_given) { // asked for: a clear error; by default, built-in captions
             rc = io_error(NULL, "%s (tviz --lang takes a folder of lessons/, e.g. en, fa, ar)", lerr);
-            for (int i = 0; i < a->n_gloss; i++) glossary_free(&a->gloss[i]);
+            app_session_free(&a->ses); // (it holds the model and run io_run_start made)
             free(a);
             SDL_Quit();
-            io_run_end(&c);
             return rc;
         }
-        if (!lesson_dir()) app_state_message(&a->s, 1, "%s", _("no lessons found; set TVIZ_DATA_DIR or reinstall"));
+        if (!lesson_dir()) app_state_message(&a->ses.s, 1, "%s", _("no lessons found; set TVIZ_DATA_DIR or reinstall"));
     }
-    if (a->r.n_src_unk + a->r.n_tgt_unk) app_state_message(&a->s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
+    if (a->ses.r.n_src_unk + a->ses.r.n_tgt_unk) app_state_message(&a->ses.s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0");
     a->win = SDL_CreateWindow(_("tviz — the Transformer, one operation at a time"), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, ww, wh,
                               SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI | (args.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0));
@@ -695,37 +491,37 @@ int app_main(int argc, char **argv) {
         rc = io_error(NULL, "cannot open a window: %s", SDL_GetError());
         goto done;
     }
-    a->s.fullscreen = args.fullscreen;
+    a->ses.s.fullscreen = args.fullscreen;
     SDL_StopTextInput();
     render_frame(a);
     if (args.keys && run_script(a, args.keys)) { rc = 1; goto done; }
     if (soak_n && soak(a, soak_n, 1)) { rc = 1; goto done; }
     if (args.shot && screenshot(a, args.shot)) { rc = 1; goto done; }
     if (args.report) { // what a script left on screen, for tests
-        const tf_trace *t = &a->r.trace;
+        const tf_trace *t = &a->ses.r.trace;
         int w, h;
         SDL_GetWindowSize(a->win, &w, &h);
         printf("stage=%s view=%s head=%d zoom=%.2f pinned=%d,%d hover=%d,%d editing=%d size=%dx%d presentation=%d contrast=%d help=%d decode=%d/%d scroll=%.0f check=%d\n"
-               "src=%s\ntgt=%s\ndecoded=", t->stages[a->s.stage].id, render_view_name(app_state_view(&a->s, t)),
-               t->stages[a->s.stage].head, a->s.zoom, a->s.pin_row, a->s.pin_col, a->s.hover_row, a->s.hover_col, a->s.editing, w, h,
-               a->s.presentation, a->s.high_contrast, a->s.help, a->r.T, a->s.decode_step ? a->s.decode_full : a->r.T, a->s.panel_scroll,
-               a->s.check, a->s.src, a->s.tgt);
-        for (int i = 0; i < a->r.T; i++) printf("%s%s", i ? " " : "", t->tgt_labels[i]);
-        printf("\nlang=%s\nmessage=%s\n", a->s.lang, a->s.message);
-        printf("snapshot=%d/%d step=%d timeline=%d model_at=%d\nsays=%s\n", a->s.n_snaps ? a->s.snap + 1 : 0, a->s.n_snaps,
-               a->tl.n ? a->tl.step[a->s.snap] : a->m.train_step, a->s.timeline, shown_model(a)->train_step, a->snap_says ? a->snap_says : "");
-        printf("time_step=%d side_by_side=%d beside=%s\n", a->s.time_step, a->s.side_by_side, a->have_r2 ? a->m2.cfg.arch == TF_ARCH_LSTM ? "lstm" : "transformer" : "none");
+               "src=%s\ntgt=%s\ndecoded=", t->stages[a->ses.s.stage].id, render_view_name(app_state_view(&a->ses.s, t)),
+               t->stages[a->ses.s.stage].head, a->ses.s.zoom, a->ses.s.pin_row, a->ses.s.pin_col, a->ses.s.hover_row, a->ses.s.hover_col, a->ses.s.editing, w, h,
+               a->ses.s.presentation, a->ses.s.high_contrast, a->ses.s.help, a->ses.r.T, a->ses.s.decode_step ? a->ses.s.decode_full : a->ses.r.T, a->ses.s.panel_scroll,
+               a->ses.s.check, a->ses.s.src, a->ses.s.tgt);
+        for (int i = 0; i < a->ses.r.T; i++) printf("%s%s", i ? " " : "", t->tgt_labels[i]);
+        printf("\nlang=%s\nmessage=%s\n", a->ses.s.lang, a->ses.s.message);
+        printf("snapshot=%d/%d step=%d timeline=%d model_at=%d\nsays=%s\n", a->ses.s.n_snaps ? a->ses.s.snap + 1 : 0, a->ses.s.n_snaps,
+               a->ses.tl.n ? a->ses.tl.step[a->ses.s.snap] : a->ses.m.train_step, a->ses.s.timeline, app_session_model(&a->ses)->train_step, a->ses.snap_says ? a->ses.snap_says : "");
+        printf("time_step=%d side_by_side=%d beside=%s\n", a->ses.s.time_step, a->ses.s.side_by_side, a->ses.have_r2 ? a->ses.m2.cfg.arch == TF_ARCH_LSTM ? "lstm" : "transformer" : "none");
         // the interface as drawn: its direction, where the panel and the buttons are, a translated string, the tooltip
-        printf("rtl=%d panel_x=%.0f nav_x=%.0f prev_x=%.0f next_x=%.0f\nui_next=%s\nterm=%s\n", a->lay.rtl, a->lay.panel.x, a->lay.nav.x,
-               a->lay.prev_btn.x, a->lay.next_btn.x, _("Next"), a->s.term);
+        printf("rtl=%d panel_x=%.0f nav_x=%.0f prev_x=%.0f next_x=%.0f\nui_next=%s\nterm=%s\n", a->ses.lay.rtl, a->ses.lay.panel.x, a->ses.lay.nav.x,
+               a->ses.lay.prev_btn.x, a->ses.lay.next_btn.x, _("Next"), a->ses.s.term);
         static char panel[20000]; // the lesson beside the stage, as read
         app_world wd;
-        app_world_of(a, &wd);
-        app_panel_text(&a->s, &wd, panel, sizeof panel);
+        app_session_world(&a->ses, &wd);
+        app_panel_text(&a->ses.s, &wd, panel, sizeof panel);
         printf("panel=%s\n", panel);
         char parts[64];
-        printf("whatif=%d focus=%d without=%s compare=%d\n", a->s.whatif, a->s.whatif_focus,
-               tf_without_format(a->r.trace.without, parts, sizeof parts), a->have_cmp);
+        printf("whatif=%d focus=%d without=%s compare=%d\n", a->ses.s.whatif, a->ses.s.whatif_focus,
+               tf_without_format(a->ses.r.trace.without, parts, sizeof parts), a->ses.have_cmp);
         fflush(stdout);
     }
     if (args.quit) goto done;
@@ -737,8 +533,8 @@ int app_main(int argc, char **argv) {
             if (ev.type == SDL_QUIT) goto done;
             app_event(a, &ev);
         }
-        if (a->quit) break;
-        if (a->dirty) render_frame(a);
+        if (a->ses.quit) break;
+        if (a->ses.dirty) render_frame(a);
     }
 done:
     if (a->tex) SDL_DestroyTexture(a->tex);
@@ -746,16 +542,7 @@ done:
     if (a->ren) SDL_DestroyRenderer(a->ren);
     if (a->win) SDL_DestroyWindow(a->win);
     SDL_Quit();
-    if (a->have_cmp) tf_run_free(&a->cmp);
-    if (a->have_run) tf_run_free(&a->r);
-    io_timeline_free(&a->tl);
-    free(a->snap_says);
-    if (a->have_model) tf_model_free(&a->m);
-    if (a->have_r2) tf_run_free(&a->r2);
-    if (a->have_m2) tf_model_free(&a->m2);
-    if (a->have_lesson) lesson_free(&a->lesson);
-    if (a->have_whatif) lesson_free(&a->whatif);
-    for (int i = 0; i < a->n_gloss; i++) glossary_free(&a->gloss[i]);
+    app_session_free(&a->ses);
     free(a);
     return rc;
 }
