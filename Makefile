@@ -195,7 +195,7 @@ FUZZ_CC      := clang
 BF           := build/fuzz
 FUZZ_CFLAGS  := -g -O1 -std=c11 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-source-uses-openmp -D_DEFAULT_SOURCE \
                 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_SRC     := $(MODEL_SRC) src/train/corpus.c src/train/lexicon.c $(LESSON_SRC) src/render/lessonval.c src/render/text.c
+FUZZ_SRC     := $(MODEL_SRC) src/train/corpus.c src/train/lexicon.c $(LESSON_SRC) src/render/lessonval.c src/render/text.c src/render/textfmt.c
 FUZZ_OBJ     := $(patsubst src/%.c,$(BF)/obj/%.o,$(FUZZ_SRC))
 .SECONDARY: $(FUZZ_OBJ)
 
