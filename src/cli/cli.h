@@ -34,9 +34,6 @@ void cli_language(render_opts *o, const char *lang);
 // src/io/data.h); main calls it once, before any command or the window.
 void cli_find_data(void);
 
-// Trace JSON (DESIGN.md "Trace JSON"), with "compare" (cmp's stages) when cmp
-// is not NULL. Returns a malloc'd string or NULL.
-char *cli_trace_json(const tf_model *m, const tf_run *r, const tf_run *cmp);
 
 // A lesson as a handout: PDF (one file) or PNG pages (a folder), with each
 // section's stage drawn from run c. Returns the exit status.

@@ -547,4 +547,9 @@ int tf_run_same_input(tf_run *r, const tf_model *m, const tf_run *like, tf_err *
 // i of like (switches change numbers, never stages).
 int tf_run_compare(tf_run *r, const tf_model *m, const tf_run *like, tf_err *e);
 
+// The run's trace as JSON, format tviz-trace/1 (README.md "The trace";
+// trace_json.c), with "compare" (cmp's stages) when cmp is not NULL. A
+// malloc'd string, or NULL when out of memory.
+char *tf_trace_json(const tf_model *m, const tf_run *r, const tf_run *cmp);
+
 #endif

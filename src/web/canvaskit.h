@@ -36,7 +36,7 @@ void ck_shader_free(int shader);
 // text (text.c): a paragraph from runs of one style each, laid out once and kept
 int ck_par_find(const char *key);
 int ck_par_new(const char *key, const char *utf8, const float *runs, int n_runs, const float *style);
-void ck_par_draw(int canvas, int par, const float *m6, float x, float y, const float *clip);
+void ck_par_draw(int canvas, int par, const float *m6); // m6: paragraph -> device, as cairo_matrix_t
 void ck_par_metrics(int par, float *out); // width, height, longest line, lines, max intrinsic width
 int ck_par_lines(int par, float *out, int max); // each line: start (UTF-16), left, width; returns the number of lines
 int ck_par_index(int par, float x, float y);   // the UTF-16 position at (x, y)

@@ -1,0 +1,314 @@
+// canvaskit.js — the drawing that src/web/cairo.c and src/web/text.c ask
+// for, done with CanvasKit (Skia in WebAssembly, npm's canvaskit-wasm).
+// Linked into the program with emcc --js-library; the page's script
+// (tviz.js) sets Module.canvasKit, Module.fonts (a TypefaceFontProvider with
+// the families below) and Module.screen(w, h) (the <canvas>'s surface) before
+// the first frame. Objects are kept by id (0: none) in TK.
+mergeInto(LibraryManager.library, {
+  $TK: {
+    objs: [null, null],   // id 1: the screen
+    free: [],
+    path: null,           // the current path (ck_path)
+    paint: null,
+    pars: new Map(),      // key -> paragraph id
+    SANS: ['Noto Sans', 'Noto Sans Arabic', 'DejaVu Sans'],
+    MONO: ['DejaVu Sans Mono', 'Noto Sans Mono', 'Noto Sans Arabic'],
+    ck() { return Module.canvasKit; },
+    put(o) {
+      const id = this.free.length ? this.free.pop() : this.objs.length;
+      this.objs[id] = o;
+      return id;
+    },
+    drop(id) {
+      const o = this.objs[id];
+      if (id > 1) { this.objs[id] = null; this.free.push(id); }
+      return o;
+    },
+    canvas(id) { const o = this.objs[id]; return o ? o.canvas : null; },
+    floats(ptr, n) { return HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n); },
+    color(ptr) { const f = HEAPF32.subarray(ptr >> 2, (ptr >> 2) + 4); return this.ck().Color4f(f[0], f[1], f[2], f[3]); },
+    matrix(m) { return [m[0], m[2], m[4], m[1], m[3], m[5], 0, 0, 1]; }, // cairo's (xx, yx, xy, yy, x0, y0) as Skia's 3 × 3
+    getPaint(rgbaPtr, shader, aa) {
+      const CK = this.ck();
+      if (!this.paint) this.paint = new CK.Paint();
+      const p = this.paint;
+      p.setColor(this.color(rgbaPtr));
+      p.setShader(shader ? this.objs[shader] : null);
+      p.setAntiAlias(!!aa);
+      p.setPathEffect(null);
+      return p;
+    },
+  },
+
+  ck_canvas_screen__deps: ['$TK'],
+  ck_canvas_screen: function (w, h) {
+    const surface = Module.screen(w, h);
+    if (!surface) return 0;
+    TK.objs[1] = { surface: surface, canvas: surface.getCanvas(), screen: true };
+    return 1;
+  },
+  ck_canvas_new__deps: ['$TK'],
+  ck_canvas_new: function (w, h) {
+    const surface = TK.ck().MakeSurface(Math.max(w, 1), Math.max(h, 1));
+    if (!surface) return 0;
+    return TK.put({ surface: surface, canvas: surface.getCanvas() });
+  },
+  ck_canvas_free__deps: ['$TK'],
+  ck_canvas_free: function (id) {
+    const o = TK.drop(id);
+    if (o && !o.screen) o.surface.delete();
+  },
+  ck_canvas_read__deps: ['$TK'],
+  ck_canvas_read: function (id, ptr, stride, w, h) {
+    const CK = TK.ck(), o = TK.objs[id];
+    if (!o) return;
+    o.surface.flush();
+    const px = o.canvas.readPixels(0, 0, {
+      width: w, height: h, colorType: CK.ColorType.BGRA_8888, alphaType: CK.AlphaType.Premul, colorSpace: CK.ColorSpace.SRGB,
+    }, null, w * 4);
+    if (!px) return;
+    for (let y = 0; y < h; y++) HEAPU8.set(px.subarray(y * w * 4, (y + 1) * w * 4), ptr + y * stride);
+  },
+  ck_present__deps: ['$TK'],
+  ck_present: function (id) { const o = TK.objs[id]; if (o) o.surface.flush(); },
+  ck_save__deps: ['$TK'],
+  ck_save: function (id) { const c = TK.canvas(id); if (c) c.save(); },
+  ck_restore__deps: ['$TK'],
+  ck_restore: function (id) { const c = TK.canvas(id); if (c) c.restore(); },
+
+  ck_path__deps: ['$TK'],
+  ck_path: function (verbs, n, pts) {
+    const CK = TK.ck();
+    const cmds = [];
+    let k = pts >> 2;
+    for (let i = 0; i < n; i++) {
+      switch (HEAPU8[verbs + i]) {
+      case 0: cmds.push(CK.MOVE_VERB, HEAPF32[k], HEAPF32[k + 1]); k += 2; break;
+      case 1: cmds.push(CK.LINE_VERB, HEAPF32[k], HEAPF32[k + 1]); k += 2; break;
+      case 2: cmds.push(CK.CUBIC_VERB, HEAPF32[k], HEAPF32[k + 1], HEAPF32[k + 2], HEAPF32[k + 3], HEAPF32[k + 4], HEAPF32[k + 5]); k += 6; break;
+      default: cmds.push(CK.CLOSE_VERB); break;
+      }
+    }
+    if (TK.path) TK.path.delete();
+    TK.path = CK.Path.MakeFromCmds(cmds);
+  },
+  ck_fill__deps: ['$TK'],
+  ck_fill: function (id, rgba, shader, aa) {
+    const c = TK.canvas(id);
+    if (!c || !TK.path) return;
+    const p = TK.getPaint(rgba, shader, aa);
+    p.setStyle(TK.ck().PaintStyle.Fill);
+    TK.path.setFillType(TK.ck().FillType.Winding);
+    c.drawPath(TK.path, p);
+  },
+  ck_stroke__deps: ['$TK'],
+  ck_stroke: function (id, rgba, shader, aa, width, cap, join, dash, nDash, dashOffset) {
+    const CK = TK.ck(), c = TK.canvas(id);
+    if (!c || !TK.path) return;
+    const p = TK.getPaint(rgba, shader, aa);
+    p.setStyle(CK.PaintStyle.Stroke);
+    p.setStrokeWidth(width);
+    p.setStrokeCap([CK.StrokeCap.Butt, CK.StrokeCap.Round, CK.StrokeCap.Square][cap] || CK.StrokeCap.Butt);
+    p.setStrokeJoin([CK.StrokeJoin.Miter, CK.StrokeJoin.Round, CK.StrokeJoin.Bevel][join] || CK.StrokeJoin.Miter);
+    p.setStrokeMiter(10); // cairo's default
+    let effect = null;
+    if (nDash > 0) {
+      let d = Array.from(TK.floats(dash, nDash));
+      if (d.length % 2) d = d.concat(d); // cairo repeats an odd list
+      effect = CK.PathEffect.MakeDash(d, dashOffset);
+      p.setPathEffect(effect);
+    }
+    c.drawPath(TK.path, p);
+    if (effect) { p.setPathEffect(null); effect.delete(); }
+  },
+  ck_clip__deps: ['$TK'],
+  ck_clip: function (id, aa) {
+    const c = TK.canvas(id);
+    if (c && TK.path) c.clipPath(TK.path, TK.ck().ClipOp.Intersect, !!aa);
+  },
+  ck_fill_rect__deps: ['$TK'],
+  ck_fill_rect: function (id, x0, y0, x1, y1, rgba, aa) {
+    const c = TK.canvas(id);
+    if (!c) return;
+    const p = TK.getPaint(rgba, 0, aa);
+    p.setStyle(TK.ck().PaintStyle.Fill);
+    c.drawRect(TK.ck().LTRBRect(x0, y0, x1, y1), p);
+  },
+  ck_clip_rect__deps: ['$TK'],
+  ck_clip_rect: function (id, x0, y0, x1, y1, aa) {
+    const c = TK.canvas(id);
+    if (c) c.clipRect(TK.ck().LTRBRect(x0, y0, x1, y1), TK.ck().ClipOp.Intersect, !!aa);
+  },
+  ck_paint__deps: ['$TK'],
+  ck_paint: function (id, rgba, shader) {
+    const c = TK.canvas(id);
+    if (!c) return;
+    const p = TK.getPaint(rgba, shader, 1);
+    p.setStyle(TK.ck().PaintStyle.Fill);
+    c.drawPaint(p);
+  },
+
+  ck_image_new__deps: ['$TK'],
+  ck_image_new: function (data, w, h, stride, opaque) {
+    const CK = TK.ck();
+    const img = CK.MakeImage({
+      width: w, height: h, colorType: CK.ColorType.BGRA_8888,
+      alphaType: opaque ? CK.AlphaType.Opaque : CK.AlphaType.Premul, colorSpace: CK.ColorSpace.SRGB,
+    }, HEAPU8.subarray(data, data + stride * h), stride);
+    return img ? TK.put(img) : 0;
+  },
+  ck_image_free__deps: ['$TK'],
+  ck_image_free: function (id) { const o = TK.drop(id); if (o) o.delete(); },
+  ck_shader_image__deps: ['$TK'],
+  ck_shader_image: function (image, m6, nearest) {
+    const CK = TK.ck(), img = TK.objs[image];
+    if (!img) return 0;
+    const sh = img.makeShaderOptions(CK.TileMode.Decal, CK.TileMode.Decal, nearest ? CK.FilterMode.Nearest : CK.FilterMode.Linear,
+                                     nearest ? CK.MipmapMode.None : CK.MipmapMode.Linear, TK.matrix(TK.floats(m6, 6)));
+    return sh ? TK.put(sh) : 0;
+  },
+  ck_shader_linear__deps: ['$TK'],
+  ck_shader_linear: function (x0, y0, x1, y1, stops, n) {
+    const CK = TK.ck(), f = TK.floats(stops, 4 * n), colors = [], pos = [];
+    for (let i = 0; i < n; i++) { pos.push(f[4 * i]); colors.push(CK.Color4f(f[4 * i + 1], f[4 * i + 2], f[4 * i + 3], 1)); }
+    if (n === 1) { pos.push(1); colors.push(colors[0]); }
+    const sh = CK.Shader.MakeLinearGradient([x0, y0], [x1, y1], colors, pos, CK.TileMode.Clamp);
+    return sh ? TK.put(sh) : 0;
+  },
+  ck_shader_free__deps: ['$TK'],
+  ck_shader_free: function (id) { const o = TK.drop(id); if (o) o.delete(); },
+
+  // ---------------------------------------------------------------- paragraphs
+  ck_par_find__deps: ['$TK'],
+  ck_par_find: function (key) { return TK.pars.get(UTF8ToString(key)) || 0; },
+  ck_par_new__deps: ['$TK'],
+  ck_par_new: function (keyPtr, textPtr, runsPtr, nRuns, stylePtr) {
+    const CK = TK.ck(), key = UTF8ToString(keyPtr), text = UTF8ToString(textPtr);
+    const st = TK.floats(stylePtr, 8), runs = TK.floats(runsPtr, 12 * nRuns);
+    const width = st[0], maxWidth = st[1], align = st[2], rtl = st[3] > 0, lineHeight = st[4], size = st[5];
+    if (TK.pars.size >= 3000) { // full: start again
+      for (const id of TK.pars.values()) { const o = TK.drop(id); if (o) { o.p.delete(); o.subs.forEach((s) => s.p.delete()); } }
+      TK.pars.clear();
+    }
+    const textStyle = (r) => {
+      const flags = r[2];
+      const s = {
+        color: CK.Color4f(r[5], r[6], r[7], 1),
+        fontFamilies: flags & 4 ? TK.MONO : TK.SANS,
+        fontSize: r[3],
+        fontStyle: { weight: flags & 1 ? CK.FontWeight.Bold : CK.FontWeight.Normal, slant: flags & 2 ? CK.FontSlant.Italic : CK.FontSlant.Upright },
+      };
+      if (flags & 8) {
+        s.decoration = CK.UnderlineDecoration;
+        s.decorationColor = CK.Color4f(r[8], r[9], r[10], 1);
+        s.decorationThickness = 1;
+      }
+      return s;
+    };
+    const ps = {
+      textStyle: { fontFamilies: TK.SANS, fontSize: size, color: CK.Color4f(0, 0, 0, 1) },
+      textDirection: rtl ? CK.TextDirection.RTL : CK.TextDirection.LTR,
+      textAlign: align < 0 ? CK.TextAlign.Left : [CK.TextAlign.Start, CK.TextAlign.Center, CK.TextAlign.End][align],
+      applyRoundingHack: false,
+    };
+    if (lineHeight > 0) {
+      ps.strutStyle = { strutEnabled: true, forceStrutHeight: true, fontFamilies: TK.SANS, fontSize: size,
+                        heightMultiplier: lineHeight / size, halfLeading: true };
+    }
+    if (maxWidth > 0) { ps.maxLines = 1; ps.ellipsis = '\u2026'; }
+    const b = CK.ParagraphBuilder.MakeFromFontProvider(new CK.ParagraphStyle(ps), Module.fonts);
+    const subs = []; // runs raised or lowered (<span rise>): drawn apart, in a placeholder's place
+    for (let i = 0; i < nRuns; i++) {
+      const r = runs.subarray(12 * i, 12 * i + 12);
+      let s = text.substring(r[0], r[1]);
+      if (r[2] & 16) s = s.replace(/ /g, '\u00a0'); // a piece that never breaks
+      if (r[4] !== 0) {
+        const sb = CK.ParagraphBuilder.MakeFromFontProvider(new CK.ParagraphStyle({ textStyle: textStyle(r), applyRoundingHack: false }), Module.fonts);
+        sb.pushStyle(new CK.TextStyle(textStyle(r)));
+        sb.addText(s);
+        const sp = sb.build();
+        sb.delete();
+        sp.layout(1e6);
+        const w = sp.getMaxIntrinsicWidth(), base = sp.getAlphabeticBaseline();
+        b.addPlaceholder(w, sp.getHeight(), CK.PlaceholderAlignment.Baseline, CK.TextBaseline.Alphabetic, base);
+        subs.push({ p: sp, rise: r[4], base: base });
+        continue;
+      }
+      b.pushStyle(new CK.TextStyle(textStyle(r)));
+      b.addText(s);
+      b.pop();
+    }
+    const p = b.build();
+    b.delete();
+    if (width > 0) p.layout(width);
+    else if (maxWidth > 0) p.layout(maxWidth);
+    else p.layout(1e6);
+    if (subs.length) {
+      const rects = p.getRectsForPlaceholders();
+      subs.forEach((s, i) => {
+        const r = rects[i] ? rects[i].rect || rects[i] : [0, 0, 0, 0];
+        s.x = r[0];
+        s.y = r[1] - s.rise;
+      });
+    }
+    const id = TK.put({ p: p, subs: subs });
+    TK.pars.set(key, id);
+    return id;
+  },
+  ck_par_draw__deps: ['$TK'],
+  ck_par_draw: function (canvas, id, m6) {
+    const c = TK.canvas(canvas), o = TK.objs[id];
+    if (!c || !o) return;
+    c.save();
+    c.concat(TK.matrix(TK.floats(m6, 6)));
+    c.drawParagraph(o.p, 0, 0);
+    for (const s of o.subs) c.drawParagraph(s.p, s.x, s.y);
+    c.restore();
+  },
+  ck_par_metrics__deps: ['$TK'],
+  ck_par_metrics: function (id, out) {
+    const o = TK.objs[id];
+    if (!o) return;
+    const f = HEAPF32.subarray(out >> 2, (out >> 2) + 5);
+    f[0] = o.p.getMaxWidth();
+    f[1] = o.p.getHeight();
+    f[2] = o.p.getLongestLine();
+    f[3] = o.p.getLineMetrics().length;
+    f[4] = o.p.getMaxIntrinsicWidth();
+  },
+  ck_par_lines__deps: ['$TK'],
+  ck_par_lines: function (id, out, max) {
+    const o = TK.objs[id];
+    if (!o) return 0;
+    const lines = o.p.getLineMetrics(), f = HEAPF32.subarray(out >> 2, (out >> 2) + 3 * max);
+    for (let i = 0; i < lines.length && i < max; i++) {
+      f[3 * i] = lines[i].startIndex;
+      f[3 * i + 1] = lines[i].left;
+      f[3 * i + 2] = lines[i].width;
+    }
+    return lines.length;
+  },
+  ck_par_index__deps: ['$TK'],
+  ck_par_index: function (id, x, y) {
+    const o = TK.objs[id];
+    return o ? o.p.getGlyphPositionAtCoordinate(x, y).pos : 0;
+  },
+  ck_par_caret__deps: ['$TK'],
+  ck_par_caret: function (id, i, rtl) {
+    const CK = TK.ck(), o = TK.objs[id];
+    if (!o) return 0;
+    const n = o.p.getLineMetrics().reduce((a, l) => Math.max(a, l.endIndex), 0);
+    if (i < n) {
+      const r = o.p.getRectsForRange(i, i + 1, CK.RectHeightStyle.Tight, CK.RectWidthStyle.Tight);
+      if (r.length) {
+        const rect = r[0].rect || r[0];
+        return r[0].dir === CK.TextDirection.RTL || (r[0].dir === undefined && rtl) ? rect[2] : rect[0];
+      }
+    }
+    if (n === 0) return 0;
+    const r = o.p.getRectsForRange(n - 1, n, CK.RectHeightStyle.Tight, CK.RectWidthStyle.Tight); // past the end: after the last letter
+    if (!r.length) return 0;
+    const rect = r[0].rect || r[0];
+    return r[0].dir === CK.TextDirection.RTL || (r[0].dir === undefined && rtl) ? rect[0] : rect[2];
+  },
+});
