@@ -53,7 +53,7 @@ BA := build/asan
 .PHONY: all run test test-unit check-sanitize test-asan fuzz fuzz-smoke soak valgrind bench deps fixtures train-fixtures en-fa worked-example screenshots pot clean \
         lstm-fixtures lstm-train-fixtures lstm-en-fa rnn-attn-en-fa \
         en-fa-no-pe en-fa-no-mask en-fa-pre-ln \
-        install uninstall test-install deb
+        install uninstall test-install deb web serve
 all: $(B)/tviz $(MO)
 
 # ---------------------------------------------------------------- dependencies
@@ -319,6 +319,69 @@ lstm-train-fixtures:
 # Reference training step (gradients, two Adam steps) on a tiny model; checks tviz reads it identically.
 train-fixtures: $(B)/tviz
 	/usr/bin/python3 tests/ref/train_step.py
+
+# ---------------------------------------------------------------- the browser (make web, make serve)
+# The same C sources compiled to WebAssembly by Debian's emscripten: the
+# model, the lessons, the views (src/render, but text.c, whose pango is
+# replaced by src/web/text.c over CanvasKit's Paragraph), the window's state,
+# drawing and session (src/app, but the SDL window app.c), the SDL-free parts
+# of src/io, and src/web (cairo's calls over CanvasKit, the page's events).
+# build/web/ is a static folder any web host serves as it is.
+WEB        := $(B)/web
+WEB_SRC    := $(MODEL_SRC) $(LESSON_SRC) $(filter-out src/render/text.c,$(RENDER_SRC)) \
+              $(filter-out src/app/app.c,$(APP_SRC)) src/io/data.c src/io/io.c src/io/timeline.c src/io/png.c $(wildcard src/web/*.c)
+WEB_OBJ    := $(patsubst src/%.c,$(B)/wasm/%.o,$(WEB_SRC)) $(B)/wasm/cJSON.o
+# (acorn from Debian's node-acorn; emscripten's cache copied where it may write)
+EMCC       := NODE_PATH=/usr/share/nodejs EM_CACHE=$(CURDIR)/$(B)/em-cache emcc
+WEB_CFLAGS := -O2 -std=c11 -Wall -Wextra -Werror -Wno-unknown-pragmas -D_DEFAULT_SOURCE -Isrc/web/include -I$(B)/cjson/include
+WEB_LDFLAGS := -O2 -sMODULARIZE=1 -sEXPORT_NAME=createTviz -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB \
+              -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,FS -sFORCE_FILESYSTEM=1 -sENVIRONMENT=web \
+              --js-library src/web/canvaskit.js
+NPM        := $(B)/npm
+FONTS      := /usr/share/fonts/truetype/noto/NotoSans-Regular.ttf /usr/share/fonts/truetype/noto/NotoSans-Bold.ttf \
+              /usr/share/fonts/truetype/noto/NotoSans-Italic.ttf /usr/share/fonts/truetype/noto/NotoSans-BoldItalic.ttf \
+              /usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf /usr/share/fonts/truetype/noto/NotoSansArabic-Bold.ttf \
+              /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf \
+              /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf /usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf
+
+$(B)/em-cache/.ok: $(B)/.deps
+	@rm -rf $(B)/em-cache && mkdir -p $(B)/em-cache && cp -r /usr/share/emscripten/cache/. $(B)/em-cache/ && touch $@
+
+# cJSON from Debian's own source package (src/web/get-cjson.sh: apt-get source, privately)
+$(B)/cjson/include/cjson/cJSON.h: src/web/get-cjson.sh $(B)/.deps
+	sh src/web/get-cjson.sh $(B)/cjson
+	mkdir -p $(dir $@) && cp $(B)/cjson/cjson-*/cJSON.h $@ && cp $(B)/cjson/cjson-*/cJSON.c $(B)/cjson/cJSON.c
+
+$(B)/wasm/cJSON.o: $(B)/cjson/include/cjson/cJSON.h $(B)/em-cache/.ok
+	@mkdir -p $(dir $@)
+	$(EMCC) -O2 -std=c89 -c -o $@ $(B)/cjson/cJSON.c
+
+$(B)/wasm/%.o: src/%.c $(HDRS) $(wildcard src/web/*.h src/web/include/*.h) $(B)/cjson/include/cjson/cJSON.h $(B)/em-cache/.ok
+	@mkdir -p $(dir $@)
+	$(EMCC) $(WEB_CFLAGS) -c -o $@ $<
+
+# npm's packages, pinned by src/web/package-lock.json, installed into build/npm
+$(NPM)/.ok: src/web/package.json src/web/package-lock.json $(B)/.deps
+	@mkdir -p $(NPM) && cp src/web/package.json src/web/package-lock.json $(NPM)/
+	cd $(NPM) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(WEB)/tviz-wasm.js: $(WEB_OBJ) src/web/canvaskit.js $(MO)
+	@mkdir -p $(WEB)/data
+	rm -rf $(WEB)/data/lessons $(WEB)/data/locale && cp -r lessons $(WEB)/data/lessons && cp -r $(B)/locale $(WEB)/data/locale
+	$(EMCC) $(WEB_LDFLAGS) -o $@ $(WEB_OBJ) --preload-file $(WEB)/data/lessons@/data/lessons --preload-file $(WEB)/data/locale@/data/locale
+
+web: $(WEB)/tviz-wasm.js $(NPM)/.ok src/web/index.html src/web/tviz.js $(wildcard assets/models/*.safetensors)
+	@mkdir -p $(WEB)/canvaskit $(WEB)/fonts $(WEB)/models
+	cp $(NPM)/node_modules/canvaskit-wasm/bin/canvaskit.js $(NPM)/node_modules/canvaskit-wasm/bin/canvaskit.wasm $(WEB)/canvaskit/
+	cp $(FONTS) $(WEB)/fonts/
+	cp src/web/index.html src/web/tviz.js $(WEB)/
+	rm -rf $(WEB)/models && mkdir -p $(WEB)/models && cp -r assets/models/*.safetensors assets/models/*.snapshots $(WEB)/models/
+	node src/web/manifest.mjs $(WEB) > $(WEB)/manifest.json
+	@echo "build/web/ is ready: any static web host serves it as it is (make serve: http://127.0.0.1:8321/)"
+
+serve: web
+	node src/web/serve.mjs $(WEB) 8321
 
 # ---------------------------------------------------------------- install (Debian's layout)
 # make install [PREFIX=/usr/local] [DESTDIR=]: bin/tviz; share/tviz/models and

@@ -271,6 +271,16 @@ void app_state_text(app_state *s, const char *utf8) {
 
 static int is_cont(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
 
+void app_state_edit(app_state *s, const char *utf8, int cursor) {
+    if (!s->editing) return;
+    snprintf(s->edit, sizeof s->edit, "%s", utf8);
+    int n = (int)strlen(s->edit);
+    if (cursor < 0) cursor = 0;
+    if (cursor > n) cursor = n;
+    while (cursor > 0 && is_cont(s->edit[cursor])) cursor--; // (a cut character: before it)
+    s->cursor = cursor;
+}
+
 void app_state_backspace(app_state *s) {
     if (!s->editing || s->cursor == 0) return;
     int start = s->cursor - 1;

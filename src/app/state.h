@@ -153,6 +153,9 @@ void app_state_text(app_state *s, const char *utf8);
 void app_state_backspace(app_state *s);
 void app_state_delete(app_state *s);
 void app_state_cursor(app_state *s, int delta, int to_end); // ±1 code point, or to an end
+// The whole text being typed, with the cursor at byte cursor, as a text box
+// of the platform's holds it (the browser's: any keyboard, input method or paste).
+void app_state_edit(app_state *s, const char *utf8, int cursor);
 app_do app_state_commit(app_state *s); // Enter while editing: the new sentence
 // The model has n training snapshots (io_timeline's points), the one shown
 // is at: the timeline bar appears (n 0: no timeline).

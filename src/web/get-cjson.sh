@@ -1,0 +1,25 @@
+#!/bin/sh
+# get-cjson.sh DIR — Debian's source package of cJSON (the version this
+# machine's apt knows) unpacked under DIR, for the browser build to compile
+# with emcc. apt gets a private copy of the machine's own mirror lines, as
+# deb-src, and its own lists and cache under DIR: the system's apt
+# configuration and state are not touched.
+set -e
+dir=$1
+mkdir -p "$dir/apt/parts" "$dir/apt/lists/partial" "$dir/apt/cache/archives/partial"
+rm -f "$dir/apt/parts/"*
+for f in /etc/apt/sources.list.d/*.sources; do
+  [ -e "$f" ] && sed 's/^Types:.*deb\b.*$/Types: deb-src/' "$f" > "$dir/apt/parts/$(basename "$f")"
+done
+list=/dev/null
+if [ -s /etc/apt/sources.list ]; then
+  sed -n 's/^deb \(.*\)$/deb-src \1/p' /etc/apt/sources.list > "$dir/apt/sources.list"
+  list="$dir/apt/sources.list"
+fi
+apt="-o Dir::Etc::sourcelist=$list -o Dir::Etc::sourceparts=$dir/apt/parts -o Dir::State::Lists=$dir/apt/lists
+     -o Dir::Cache=$dir/apt/cache -o Debug::NoLocking=1 -o APT::Sandbox::User=root -q"
+apt-get $apt update >/dev/null
+cd "$dir"
+rm -rf cjson-*/
+apt-get $apt source cjson >/dev/null
+ls -d cjson-*/cJSON.c >/dev/null

@@ -1,0 +1,365 @@
+// web.c — tviz in the browser: the same session (src/app/session.c), state
+// (state.c) and drawing (draw.c) as the desktop window, with the page's
+// events turned into the same app_state_* calls that app.c makes from SDL's.
+// The page's script (tviz.js) calls the functions below; files (models,
+// lessons, translations) are in Emscripten's memory file system under /data,
+// put there by the script: the shipped models and snapshots only when first
+// needed, so a web_* call that needs one returns WEB_NEED and names it
+// (web_needs); the script fetches it and calls again.
+#include <emscripten.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "../app/draw.h"
+#include "../app/session.h"
+#include "../io/data.h"
+#include "../lesson/i18n.h"
+
+// What a call asks of the page (bits).
+enum {
+    WEB_DRAW = 1,         // draw a frame
+    WEB_HANDLED = 2,      // the event was tviz's (the browser should not also act on it)
+    WEB_EXPORT = 4,       // download web_png's picture
+    WEB_FULLSCREEN = 8,   // enter or leave fullscreen (web_state's "fullscreen" says which)
+    WEB_NEED = 16,        // fetch the file web_needs names, then send the event again
+    WEB_LINK = 32,        // the view changed: the address may change (web_link)
+};
+
+static app_session ses;
+static int have_ses;
+static cairo_surface_t *screen;
+static int screen_w, screen_h;
+static char needs[512];        // a file (under /data) the last call needs
+static char message[600];      // web_open's last error
+static char *out;              // the last string handed to the page
+
+static const char *keep(char *s) {
+    free(out);
+    out = s;
+    return out ? out : "";
+}
+
+static int exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+EMSCRIPTEN_KEEPALIVE void web_init(void) {
+    setenv("TVIZ_DATA_DIR", "/data", 1);
+    lesson_set_dir(io_data_dir(IO_LESSONS));
+    i18n_set_dir(io_data_dir(IO_LOCALE));
+    i18n_init();
+    i18n_set_language("en");
+}
+
+EMSCRIPTEN_KEEPALIVE const char *web_needs(void) { return needs; }
+EMSCRIPTEN_KEEPALIVE const char *web_message(void) { return message; }
+
+// Opens a model (a shipped one by name, or a path under /data) on the
+// sentences, in lang, keeping what the view was (its stage, mode, language)
+// when a session is open. 0; -1 with web_message set (the session shown
+// stays); WEB_NEED when the model's file is still to be fetched.
+EMSCRIPTEN_KEEPALIVE int web_open(const char *model, const char *src, const char *tgt, int without) {
+    char path[4096];
+    needs[0] = message[0] = 0;
+    if (strchr(model, '/')) snprintf(path, sizeof path, "%s", model);
+    else if (io_shipped_model(model, path, sizeof path)) {
+        snprintf(needs, sizeof needs, "/data/models/%.200s.safetensors", model);
+        return WEB_NEED;
+    }
+    tf_model m;
+    tf_run r;
+    tf_err e;
+    if (tf_model_load(&m, path, &e)) {
+        snprintf(message, sizeof message, "%s", e.msg);
+        return -1;
+    }
+    m.cfg.without |= without;
+    if (tf_run_sentence(&r, &m, src, tgt && *tgt ? tgt : NULL, &e)) {
+        snprintf(message, sizeof message, "%s", e.msg);
+        tf_model_free(&m);
+        return -1;
+    }
+    app_state keep_s = ses.s;
+    int had = have_ses;
+    if (have_ses) app_session_free(&ses);
+    app_session_open(&ses, &m, &r, path, src, tgt, without, 0);
+    have_ses = 1;
+    if (strchr(model, '/')) snprintf(ses.model_name, sizeof ses.model_name, "%.200s", strrchr(model, '/') + 1);
+    else snprintf(ses.model_name, sizeof ses.model_name, "%.200s", model);
+    char err[900];
+    const char *lang = had ? keep_s.lang : "en";
+    if (app_session_lesson(&ses, lang, err, sizeof err)) fprintf(stderr, "tviz: %s\n", err);
+    if (had) { // the view stays where it was, as when the sentence changes
+        snprintf(ses.s.stage_id, sizeof ses.s.stage_id, "%s", keep_s.stage_id);
+        ses.s.mode = keep_s.mode;
+        ses.s.presentation = keep_s.presentation;
+        ses.s.high_contrast = keep_s.high_contrast;
+        app_state_attach(&ses.s, &ses.r.trace);
+    }
+    if (ses.r.n_src_unk + ses.r.n_tgt_unk) app_state_message(&ses.s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
+    ses.dirty = 1;
+    return 0;
+}
+
+// Draws the window on the page's canvas of w × h pixels, scale pixels to a
+// point (the page's devicePixelRatio), when something changed. 1 if drawn.
+EMSCRIPTEN_KEEPALIVE int web_frame(int w, int h, double scale) {
+    if (!have_ses || w < 1 || h < 1) return 0;
+    if (!screen || w != screen_w || h != screen_h) {
+        if (screen) cairo_surface_destroy(screen);
+        screen = cairo_web_screen_surface(w, h);
+        screen_w = w;
+        screen_h = h;
+        ses.dirty = 1;
+    }
+    if (!ses.dirty) return 0;
+    cairo_t *cr = cairo_create(screen);
+    cairo_scale(cr, scale, scale);
+    app_world wd;
+    app_session_world(&ses, &wd);
+    app_draw(cr, &ses.s, &wd, w / scale, h / scale, &ses.lay);
+    cairo_destroy(cr);
+    cairo_web_present(screen);
+    ses.dirty = 0;
+    return 1;
+}
+
+// ---------------------------------------------------------------- files fetched when needed
+// R: the model set beside this one; , . T: the training snapshots.
+static int fetch_first(app_key k) {
+    if (k == APP_KEY_SIDE_BY_SIDE && !ses.s.side_by_side && !ses.have_m2) {
+        char path[4096];
+        const char *name = app_session_partner_name(&ses);
+        if (io_shipped_model(name, path, sizeof path) == IO_NO_SUCH) {
+            snprintf(needs, sizeof needs, "/data/models/%.200s.safetensors", name);
+            return WEB_NEED;
+        }
+    }
+    if ((k == APP_KEY_TIMELINE || k == APP_KEY_SNAP_PREV || k == APP_KEY_SNAP_NEXT) && !ses.tl.n) {
+        // the snapshots folder beside a shipped model: fetched whole (the page knows its files)
+        char dir[4200];
+        io_beside(dir, sizeof dir, ses.model_path, ".snapshots");
+        if (!exists(dir) && !strncmp(ses.model_path, "/data/models/", 13)) {
+            snprintf(needs, sizeof needs, "%.500s", dir);
+            return WEB_NEED;
+        }
+        if (exists(dir)) app_session_timeline(&ses);
+    }
+    return 0;
+}
+
+// What the session leaves to the page.
+static int carry_out(app_do d) {
+    d = app_session_do(&ses, d, NULL, NULL);
+    int r = WEB_DRAW | WEB_LINK;
+    if (d & APP_DO_EXPORT) r |= WEB_EXPORT;
+    if (d & APP_DO_FULLSCREEN) r |= WEB_FULLSCREEN;
+    return r;
+}
+
+// ---------------------------------------------------------------- keys
+// A key, by the page's KeyboardEvent.code (where it is on the keyboard, so a
+// Persian or Arabic layout reaches the same keys) and .key (for keys named
+// by what they do). The keys of README.md's table; Escape leaves typing.
+static app_key key_of(const char *code, const char *key, int ctrl, int shift) {
+    if (ctrl && !strcmp(code, "KeyS")) return APP_KEY_EXPORT;
+    if (ctrl) return APP_KEY_NONE;
+    static const struct { const char *code; app_key k; } by_code[] = {
+        {"ArrowRight", APP_KEY_NEXT}, {"Space", APP_KEY_NEXT}, {"ArrowLeft", APP_KEY_PREV}, {"Backspace", APP_KEY_PREV},
+        {"Home", APP_KEY_FIRST}, {"End", APP_KEY_LAST}, {"ArrowUp", APP_KEY_LAYER_UP}, {"PageUp", APP_KEY_LAYER_UP},
+        {"ArrowDown", APP_KEY_LAYER_DOWN}, {"PageDown", APP_KEY_LAYER_DOWN}, {"Digit0", APP_KEY_ALL_HEADS}, {"Numpad0", APP_KEY_ALL_HEADS},
+        {"KeyN", APP_KEY_ENCODER}, {"KeyD", APP_KEY_DECODER}, {"KeyC", APP_KEY_CROSS}, {"BracketLeft", APP_KEY_STEP_BACK},
+        {"BracketRight", APP_KEY_STEP_FORWARD}, {"Equal", APP_KEY_ZOOM_IN}, {"NumpadAdd", APP_KEY_ZOOM_IN}, {"Minus", APP_KEY_ZOOM_OUT},
+        {"NumpadSubtract", APP_KEY_ZOOM_OUT}, {"KeyF", APP_KEY_FIT}, {"F11", APP_KEY_FULLSCREEN}, {"KeyP", APP_KEY_PRESENT},
+        {"KeyH", APP_KEY_CONTRAST}, {"F1", APP_KEY_HELP}, {"KeyE", APP_KEY_EXPORT}, {"KeyL", APP_KEY_LANGUAGE}, {"KeyQ", APP_KEY_CHECK},
+        {"KeyV", APP_KEY_LINES}, {"KeyK", APP_KEY_TOPK}, {"KeyG", APP_KEY_GRID}, {"Comma", APP_KEY_SNAP_PREV},
+        {"Period", APP_KEY_SNAP_NEXT}, {"KeyT", APP_KEY_TIMELINE}, {"KeyR", APP_KEY_SIDE_BY_SIDE}, {"KeyW", APP_KEY_WHATIF},
+        {"KeyX", APP_KEY_COMPARE}, {"Enter", APP_KEY_ENTER}, {"NumpadEnter", APP_KEY_ENTER}, {"Escape", APP_KEY_ESCAPE},
+    };
+    if (!strcmp(code, "Slash")) return shift ? APP_KEY_HELP : APP_KEY_NONE;
+    if (!strcmp(code, "Tab")) return shift ? APP_KEY_EDIT_TARGET : APP_KEY_EDIT_SOURCE;
+    for (size_t i = 0; i < sizeof by_code / sizeof *by_code; i++)
+        if (!strcmp(code, by_code[i].code)) return by_code[i].k;
+    if (!strncmp(code, "Digit", 5) && code[5] >= '1' && code[5] <= '8' && !code[6]) return (app_key)(APP_KEY_HEAD_1 + code[5] - '1');
+    if (!strncmp(code, "Numpad", 6) && code[6] >= '1' && code[6] <= '8' && !code[7]) return (app_key)(APP_KEY_HEAD_1 + code[6] - '1');
+    if (!strcmp(key, "?")) return APP_KEY_HELP;
+    if (!strcmp(key, "+")) return APP_KEY_ZOOM_IN;
+    return APP_KEY_NONE;
+}
+
+EMSCRIPTEN_KEEPALIVE int web_key(const char *code, const char *key, int ctrl, int shift) {
+    if (!have_ses) return 0;
+    needs[0] = 0;
+    const tf_trace *t = ses.have_run ? &ses.r.trace : NULL;
+    if (ses.s.editing) { // typing: the page's text box edits the text (web_edit); these end it or move between the sentences
+        if (!strcmp(code, "Enter") || !strcmp(code, "NumpadEnter")) return carry_out(app_state_commit(&ses.s)) | WEB_HANDLED;
+        if (!strcmp(code, "Escape")) { ses.s.editing = 0; ses.dirty = 1; return WEB_DRAW | WEB_HANDLED; }
+        if (!strcmp(code, "Tab")) return carry_out(app_state_key(&ses.s, t, shift ? APP_KEY_EDIT_TARGET : APP_KEY_EDIT_SOURCE)) | WEB_HANDLED;
+        return 0;
+    }
+    app_key k = key_of(code, key, ctrl, shift);
+    if (k == APP_KEY_NONE) return 0;
+    int need = fetch_first(k);
+    if (need) return need | WEB_HANDLED;
+    return carry_out(app_state_key(&ses.s, t, k)) | WEB_HANDLED;
+}
+
+// The text being typed, as the page's text box holds it (any keyboard,
+// input method or paste), with the caret at UTF-16 position caret.
+EMSCRIPTEN_KEEPALIVE int web_edit(const char *utf8, int caret) {
+    if (!have_ses || !ses.s.editing) return 0;
+    char flat[APP_TEXT_MAX];
+    snprintf(flat, sizeof flat, "%s", utf8);
+    for (char *p = flat; *p; p++) if (*p == '\n' || *p == '\r' || *p == '\t') *p = ' ';
+    int byte = 0;
+    for (int u = 0; flat[byte] && u < caret;) { // UTF-16 units -> bytes
+        unsigned char c = (unsigned char)flat[byte];
+        int len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+        u += len == 4 ? 2 : 1;
+        byte += len;
+    }
+    app_state_edit(&ses.s, flat, byte);
+    ses.dirty = 1;
+    return WEB_DRAW;
+}
+
+// ---------------------------------------------------------------- the pointer
+enum { WEB_PRESS, WEB_RELEASE, WEB_MOVE, WEB_WHEEL };
+
+EMSCRIPTEN_KEEPALIVE int web_pointer(int kind, double x, double y, double dy) {
+    if (!have_ses) return 0;
+    app_world wd;
+    app_session_world(&ses, &wd);
+    switch (kind) {
+    case WEB_PRESS: return carry_out(app_state_press(&ses.s, &wd, &ses.lay, x, y));
+    case WEB_RELEASE: return carry_out(app_state_release(&ses.s, &wd, &ses.lay, x, y));
+    case WEB_MOVE:
+        if (!app_state_motion(&ses.s, &wd, &ses.lay, x, y)) return 0;
+        ses.dirty = 1;
+        return WEB_DRAW;
+    case WEB_WHEEL:
+        ses.s.mouse_x = x;
+        ses.s.mouse_y = y;
+        if (!app_state_wheel(&ses.s, &wd, &ses.lay, dy)) return 0;
+        ses.dirty = 1;
+        return WEB_DRAW | WEB_LINK;
+    }
+    return 0;
+}
+
+// The language of the lessons and the interface (the page's menu).
+EMSCRIPTEN_KEEPALIVE int web_language(const char *lang) {
+    if (!have_ses) return 0;
+    char err[900];
+    if (app_session_lesson(&ses, lang, err, sizeof err)) {
+        fprintf(stderr, "tviz: %s\n", err);
+        app_state_message(&ses.s, 1, _("the lessons of %s could not be read; tviz lesson check names the mistake"), lang);
+    }
+    ses.dirty = 1;
+    return WEB_DRAW | WEB_LINK;
+}
+
+// ---------------------------------------------------------------- what the page reads
+EMSCRIPTEN_KEEPALIVE int web_editing(void) { return have_ses ? ses.s.editing : 0; }
+
+// The sentence box being typed in, in points: x, y, w, h (for the page's text box, so an input method's window appears there).
+EMSCRIPTEN_KEEPALIVE const char *web_edit_box(void) {
+    char buf[160];
+    const app_rect *b = ses.s.editing == 2 ? &ses.lay.tgt_box : &ses.lay.src_box;
+    snprintf(buf, sizeof buf, "[%.1f,%.1f,%.1f,%.1f,%d]", b->x, b->y, b->w, b->h, ses.s.cursor);
+    return keep(strdup(buf));
+}
+
+EMSCRIPTEN_KEEPALIVE const char *web_edit_text(void) { return have_ses ? ses.s.edit : ""; }
+
+static cJSON *tokens(const tf_trace *t, tf_axis axis, int n) {
+    cJSON *a = cJSON_CreateArray();
+    char buf[16];
+    for (int i = 0; i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateString(tf_axis_label(t, axis, i, buf, sizeof buf)));
+    return a;
+}
+
+// {model, lang, stage, view, src_tokens, tgt_tokens, translation, …}: what is on screen.
+EMSCRIPTEN_KEEPALIVE const char *web_state(void) {
+    if (!have_ses || !ses.have_run) return "{}";
+    const tf_trace *t = &ses.r.trace;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "model", ses.model_name);
+    cJSON_AddStringToObject(o, "lang", ses.s.lang);
+    cJSON_AddStringToObject(o, "stage", t->stages[ses.s.stage].id);
+    cJSON_AddStringToObject(o, "view", render_view_name(app_state_view(&ses.s, t)));
+    cJSON_AddNumberToObject(o, "head", t->stages[ses.s.stage].head);
+    cJSON_AddNumberToObject(o, "layer", t->stages[ses.s.stage].layer);
+    cJSON_AddItemToObject(o, "src_tokens", tokens(t, TF_AXIS_SRC, ses.r.S));
+    cJSON_AddItemToObject(o, "tgt_tokens", tokens(t, TF_AXIS_TGT, ses.r.T));
+    char *text = tf_join_tokens(ses.r.tgt_words + 1, ses.r.T - 1);
+    cJSON_AddStringToObject(o, "translation", text && ses.r.greedy ? text : "");
+    free(text);
+    cJSON_AddStringToObject(o, "src", ses.s.src);
+    cJSON_AddStringToObject(o, "tgt", ses.s.tgt);
+    cJSON_AddNumberToObject(o, "editing", ses.s.editing);
+    cJSON_AddStringToObject(o, "message", ses.s.message);
+    cJSON_AddBoolToObject(o, "message_is_error", ses.s.message_is_error);
+    cJSON_AddBoolToObject(o, "rtl", ses.lay.rtl);
+    cJSON_AddNumberToObject(o, "panel_x", ses.lay.panel.x);
+    cJSON_AddNumberToObject(o, "nav_x", ses.lay.nav.x);
+    cJSON_AddBoolToObject(o, "fullscreen", ses.s.fullscreen);
+    cJSON_AddBoolToObject(o, "side_by_side", ses.have_r2 && ses.s.side_by_side);
+    cJSON_AddNumberToObject(o, "snapshots", ses.s.n_snaps);
+    cJSON_AddNumberToObject(o, "zoom", ses.s.zoom);
+    cJSON_AddBoolToObject(o, "presentation", ses.s.presentation);
+    cJSON_AddBoolToObject(o, "high_contrast", ses.s.high_contrast);
+    static char panel[20000];
+    app_world wd;
+    app_session_world(&ses, &wd);
+    app_panel_text(&ses.s, &wd, panel, sizeof panel);
+    cJSON_AddStringToObject(o, "panel", panel);
+    char *json = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return keep(json);
+}
+
+// The trace as `tviz trace` writes it.
+EMSCRIPTEN_KEEPALIVE const char *web_trace(void) {
+    if (!have_ses || !ses.have_run) return "{}";
+    return keep(tf_trace_json(app_session_model(&ses), &ses.r, ses.have_cmp ? &ses.cmp : NULL));
+}
+
+// Ctrl+S: the current view as a PNG (its bytes at web_png_data, web_png_size
+// of them, named web_png_name); 0, or -1.
+static unsigned char *png;
+static size_t png_n;
+static char png_name[300];
+EMSCRIPTEN_KEEPALIVE int web_png(void) {
+    free(png);
+    png = NULL;
+    png_n = 0;
+    if (!have_ses || !ses.have_run) return -1;
+    io_picture p;
+    app_session_export(&ses, &p, png_name, sizeof png_name);
+    int w = (int)ceil(p.w * p.scale), h = (int)ceil(p.h * p.scale);
+    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+    if (cairo_surface_status(sf) != CAIRO_STATUS_SUCCESS) return -1;
+    cairo_t *cr = cairo_create(sf);
+    cairo_scale(cr, p.scale, p.scale);
+    render_draw(cr, p.t, p.m, p.stage, p.view, &p.opts, p.w, p.h);
+    cairo_destroy(cr);
+    cairo_surface_flush(sf);
+    int rc = io_png_surface(sf, &png, &png_n);
+    cairo_surface_destroy(sf);
+    if (!rc) app_state_message(&ses.s, 0, _("Saved %s (%.0f × %.0f)"), png_name, p.w, p.h);
+    ses.dirty = 1;
+    return rc ? -1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE const unsigned char *web_png_data(void) { return png; }
+EMSCRIPTEN_KEEPALIVE int web_png_size(void) { return (int)png_n; }
+EMSCRIPTEN_KEEPALIVE const char *web_png_name(void) { return png_name; }
+
+int main(void) { return 0; }
