@@ -17,8 +17,10 @@
 #include <cjson/cJSON.h>
 
 #include "../app/draw.h"
+#include "../app/link.h"
 #include "../app/session.h"
 #include "../io/data.h"
+#include "../io/png.h"
 #include "../lesson/i18n.h"
 
 // What a call asks of the page (bits).
@@ -44,6 +46,11 @@ static const char *keep(char *s) {
     out = s;
     return out ? out : "";
 }
+
+// Whether the page's folder ships a model of that name (manifest.json), and their names.
+EM_JS(int, manifest_has, (const char *name), { return Module.manifestHas(UTF8ToString(name)) ? 1 : 0; });
+EM_JS(void, manifest_names_js, (char *out, int n), { stringToUTF8(Module.manifestNames(), out, n); });
+static void manifest_names(char *out, size_t n) { manifest_names_js(out, (int)n); }
 
 static int exists(const char *path) {
     struct stat st;
@@ -108,6 +115,165 @@ EMSCRIPTEN_KEEPALIVE int web_open(const char *model, const char *src, const char
     return 0;
 }
 
+// ---------------------------------------------------------------- links
+static app_link pending_pan; // a link's pan, applied once the view's size is known (after a frame)
+static int has_pending_pan;
+
+// The model a language opens when a link names none.
+static const char *default_model(const char *lang) {
+    (void)lang;
+    return IO_DEFAULT_MODEL;
+}
+
+// Says why a link could not be opened: on the status line of the view that
+// stays, or (nothing open yet) on the default view, opened for it.
+static int refuse(const char *why) {
+    if (!have_ses) {
+        int rc = web_open(default_model("en"), IO_DEFAULT_SENTENCE, "", 0);
+        if (rc) return rc; // (WEB_NEED: fetched, then the link is tried again and refused again)
+    }
+    app_state_message(&ses.s, 1, "%s", why);
+    ses.dirty = 1;
+    snprintf(message, sizeof message, "%s", why);
+    return WEB_DRAW;
+}
+
+static int has_lessons(const char *lang) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s/inside-transformer.md", lesson_dir() ? lesson_dir() : "/data/lessons", lang);
+    return exists(path);
+}
+
+// Opens the view a link names (a fragment; "" is the default view): the
+// model (fetched first when it is a shipped one not here yet), the
+// sentences, the language, the stage and the way it is shown, as the
+// desktop's --open does. A link that cannot be opened keeps the view there
+// was and says why (WEB_DRAW); WEB_NEED asks for a file first; 0 when opened.
+EMSCRIPTEN_KEEPALIVE int web_start(const char *fragment) {
+    app_link l;
+    char why[700];
+    needs[0] = message[0] = 0;
+    if (link_parse(fragment, &l, why, sizeof why)) return refuse(why);
+    const char *lang = l.has & LINK_LANG ? l.lang : have_ses ? ses.s.lang : "en";
+    if (!has_lessons(lang)) {
+        link_no_lang(lang, "ar, en, fa", why, sizeof why);
+        return refuse(why);
+    }
+    char model[LINK_MODEL_MAX], path[4096];
+    snprintf(model, sizeof model, "%s", l.has & LINK_MODEL ? l.model : have_ses ? ses.model_name : default_model(lang));
+    int fresh = !have_ses || strcmp(model, ses.model_name);
+    if (fresh) {
+        if (strchr(model, '/')) snprintf(path, sizeof path, "%s", model);
+        else {
+            int rc = io_shipped_model(model, path, sizeof path);
+            if (rc && manifest_has(model)) {
+                snprintf(needs, sizeof needs, "/data/models/%.200s.safetensors", model);
+                return WEB_NEED;
+            }
+            if (rc) {
+                char known[1000];
+                manifest_names(known, sizeof known);
+                link_no_model(model, known, why, sizeof why);
+                return refuse(why);
+            }
+        }
+    }
+    if ((l.has & LINK_VIEW) && l.view == RENDER_VIEW_SIDE_BY_SIDE) { // the model beside it, fetched first
+        char other[4096];
+        const char *name = !fresh && ses.have_model && ses.m.cfg.arch == TF_ARCH_LSTM ? "en-fa" : "rnn-attn-en-fa";
+        if (io_shipped_model(name, other, sizeof other) && manifest_has(name)) {
+            snprintf(needs, sizeof needs, "/data/models/%.200s.safetensors", name);
+            return WEB_NEED;
+        }
+    }
+    tf_model m;
+    tf_err e;
+    if (fresh && tf_model_load(&m, path, &e)) {
+        link_bad_model(model, e.msg, why, sizeof why);
+        return refuse(why);
+    }
+    tf_model *mm = fresh ? &m : &ses.m;
+    app_state s;
+    if (have_ses) s = ses.s;
+    else app_state_init(&s, IO_DEFAULT_SENTENCE, NULL);
+    int run = fresh || link_needs_run(&s, &l, ses.model_name);
+    link_prepare(&s, &l);
+    tf_run r;
+    int saved_without = mm->cfg.without;
+    if (run) {
+        if (link_check_run(mm, model, &s, why, sizeof why)) goto refused;
+        mm->cfg.without = mm->cfg.trained_without | s.without;
+        if (tf_run_sentence(&r, mm, s.src, s.tgt[0] ? s.tgt : NULL, &e)) {
+            snprintf(why, sizeof why, "%s", e.msg);
+            goto refused;
+        }
+    }
+    app_do todo;
+    if (link_apply(&s, run ? &r.trace : &ses.r.trace, &l, ses.lay.view.w, ses.lay.view.h, &todo, why, sizeof why)) {
+        if (run) tf_run_free(&r);
+        goto refused;
+    }
+    if (fresh) {
+        if (have_ses) app_session_free(&ses);
+        app_session_open(&ses, &m, &r, path, s.src, s.tgt, s.without, 0);
+        snprintf(ses.model_name, sizeof ses.model_name, "%.200s", strchr(model, '/') ? strrchr(model, '/') + 1 : model);
+        have_ses = 1;
+    } else if (run) {
+        tf_run_free(&ses.r);
+        ses.r = r;
+    }
+    ses.s = s;
+    if (fresh || strcmp(lang, ses.s.lang) || !ses.have_lesson) {
+        char err[900];
+        if (app_session_lesson(&ses, lang, err, sizeof err)) fprintf(stderr, "tviz: %s\n", err);
+    }
+    app_session_do(&ses, todo, NULL, NULL);
+    if (ses.r.n_src_unk + ses.r.n_tgt_unk) app_state_message(&ses.s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
+    pending_pan = l;
+    has_pending_pan = (l.has & LINK_PAN) != 0;
+    ses.dirty = 1;
+    return 0;
+refused:
+    mm->cfg.without = saved_without;
+    if (fresh) tf_model_free(&m);
+    return refuse(why);
+}
+
+// The link of what is on screen (without '#').
+EMSCRIPTEN_KEEPALIVE const char *web_link(void) {
+    if (!have_ses || !ses.have_run) return "";
+    app_link l;
+    link_of_state(&ses.s, &ses.r.trace, ses.model_name, ses.lay.view.w, ses.lay.view.h, &l);
+    char *buf = malloc(LINK_MAX);
+    if (buf && link_write(&l, buf, LINK_MAX)) buf[0] = 0;
+    return keep(buf);
+}
+
+// The page's own news on the status line: 1 downloading a file, 2 it could
+// not be downloaded, 3 a message already in the learner's words, 0 none.
+EMSCRIPTEN_KEEPALIVE void web_status(int kind, const char *what) {
+    if (!have_ses) return;
+    const char *base = strrchr(what, '/') ? strrchr(what, '/') + 1 : what;
+    if (kind == 1) app_state_message(&ses.s, 0, _("Downloading %s…"), base);
+    else if (kind == 2) app_state_message(&ses.s, 1, _("could not download %s; check the connection and try again"), base);
+    else if (kind == 3) app_state_message(&ses.s, 1, "%s", what);
+    else ses.s.message[0] = 0;
+    ses.dirty = 1;
+}
+
+// The words of the page around the picture, in the interface's language.
+EMSCRIPTEN_KEEPALIVE const char *web_ui(void) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "title", _("tviz — the Transformer, one operation at a time"));
+    cJSON_AddStringToObject(o, "open", _("Open a model file…"));
+    cJSON_AddStringToObject(o, "model", _("Model"));
+    cJSON_AddStringToObject(o, "language", _("Language"));
+    cJSON_AddStringToObject(o, "fullscreen", _("Fullscreen"));
+    char *json = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return keep(json);
+}
+
 // Draws the window on the page's canvas of w × h pixels, scale pixels to a
 // point (the page's devicePixelRatio), when something changed. 1 if drawn.
 EMSCRIPTEN_KEEPALIVE int web_frame(int w, int h, double scale) {
@@ -128,6 +294,11 @@ EMSCRIPTEN_KEEPALIVE int web_frame(int w, int h, double scale) {
     cairo_destroy(cr);
     cairo_web_present(screen);
     ses.dirty = 0;
+    if (has_pending_pan && ses.lay.view.w > 0) { // a link's pan, now that the view has a size
+        has_pending_pan = 0;
+        link_pan(&ses.s, &pending_pan, ses.lay.view.w, ses.lay.view.h);
+        ses.dirty = 1;
+    }
     return 1;
 }
 
@@ -352,7 +523,7 @@ EMSCRIPTEN_KEEPALIVE int web_png(void) {
     render_draw(cr, p.t, p.m, p.stage, p.view, &p.opts, p.w, p.h);
     cairo_destroy(cr);
     cairo_surface_flush(sf);
-    int rc = io_png_surface(sf, &png, &png_n);
+    int rc = io_png_encode(cairo_image_surface_get_data(sf), w, h, cairo_image_surface_get_stride(sf), &png, &png_n);
     cairo_surface_destroy(sf);
     if (!rc) app_state_message(&ses.s, 0, _("Saved %s (%.0f × %.0f)"), png_name, p.w, p.h);
     ses.dirty = 1;
