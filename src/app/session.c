@@ -175,7 +175,7 @@ app_do app_session_do(app_session *a, app_do d, const char *old_src, const char 
     if (d & APP_DO_PARTNER) app_session_partner(a);
     if (d & APP_DO_LANGUAGE) app_session_next_language(a);
     if (d != APP_DO_NOTHING) a->dirty = 1;
-    return d & (APP_DO_EXPORT | APP_DO_FULLSCREEN | APP_DO_LANGUAGE);
+    return d & (APP_DO_EXPORT | APP_DO_FULLSCREEN | APP_DO_LANGUAGE | APP_DO_COPY_LINK);
 }
 
 int app_session_timeline(app_session *a) {

@@ -65,7 +65,7 @@ int app_session_lesson(app_session *a, const char *lang, char *err, size_t n);
 // L: the next language that has lessons, in alphabetical order.
 void app_session_next_language(app_session *a);
 // Carries out what input asked (rerun, partner, language, quit); returns
-// the rest, which only the window can do (APP_DO_EXPORT, APP_DO_FULLSCREEN),
+// the rest, which only the window can do (APP_DO_EXPORT, APP_DO_FULLSCREEN, APP_DO_COPY_LINK),
 // with APP_DO_LANGUAGE kept when the language changed (a window title follows).
 app_do app_session_do(app_session *a, app_do d, const char *old_src, const char *old_tgt);
 

@@ -31,6 +31,7 @@ enum {
     WEB_FULLSCREEN = 8,   // enter or leave fullscreen (web_state's "fullscreen" says which)
     WEB_NEED = 16,        // fetch the file web_needs names, then send the event again
     WEB_LINK = 32,        // the view changed: the address may change (web_link)
+    WEB_COPY = 64,        // put the view's link on the clipboard
 };
 
 static app_session ses;
@@ -332,6 +333,7 @@ static int carry_out(app_do d) {
     int r = WEB_DRAW | WEB_LINK;
     if (d & APP_DO_EXPORT) r |= WEB_EXPORT;
     if (d & APP_DO_FULLSCREEN) r |= WEB_FULLSCREEN;
+    if (d & APP_DO_COPY_LINK) r |= WEB_COPY;
     return r;
 }
 
@@ -341,6 +343,7 @@ static int carry_out(app_do d) {
 // by what they do). The keys of README.md's table; Escape leaves typing.
 static app_key key_of(const char *code, const char *key, int ctrl, int shift) {
     if (ctrl && !strcmp(code, "KeyS")) return APP_KEY_EXPORT;
+    if (ctrl && !strcmp(code, "KeyC")) return APP_KEY_COPY_LINK;
     if (ctrl) return APP_KEY_NONE;
     static const struct { const char *code; app_key k; } by_code[] = {
         {"ArrowRight", APP_KEY_NEXT}, {"Space", APP_KEY_NEXT}, {"ArrowLeft", APP_KEY_PREV}, {"Backspace", APP_KEY_PREV},
