@@ -334,7 +334,7 @@ WEB_SRC    := $(MODEL_SRC) $(LESSON_SRC) $(filter-out src/render/text.c,$(RENDER
 WEB_OBJ    := $(patsubst src/%.c,$(B)/wasm/%.o,$(WEB_SRC)) $(B)/wasm/cJSON.o
 # (acorn from Debian's node-acorn; emscripten's cache copied where it may write)
 EMCC       := NODE_PATH=/usr/share/nodejs EM_CACHE=$(CURDIR)/$(B)/em-cache emcc
-WEB_CFLAGS := -O2 -std=c11 -Wall -Wextra -Werror -Wno-unknown-pragmas -D_DEFAULT_SOURCE -Isrc/web/include -I$(B)/cjson/include
+WEB_CFLAGS := -O2 -std=c11 -Wall -Wextra -Werror -Wno-unknown-pragmas -D_DEFAULT_SOURCE -Isrc/web/include -I$(B)/cjson/include -I$(B)/stb/include
 WEB_LDFLAGS := -O2 -sMODULARIZE=1 -sEXPORT_NAME=createTviz -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB \
               -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,FS -sFORCE_FILESYSTEM=1 -sENVIRONMENT=web \
               --js-library src/web/canvaskit.js
@@ -353,11 +353,15 @@ $(B)/cjson/include/cjson/cJSON.h: src/web/get-cjson.sh $(B)/.deps
 	sh src/web/get-cjson.sh $(B)/cjson
 	mkdir -p $(dir $@) && cp $(B)/cjson/cjson-*/cJSON.h $@ && cp $(B)/cjson/cjson-*/cJSON.c $(B)/cjson/cJSON.c
 
+# stb_image_write, header-only, from Debian's libstb-dev (only its folder on the include path: not the system's C headers)
+$(B)/stb/include/stb: $(B)/.deps
+	@mkdir -p $(dir $@) && ln -sfn /usr/include/stb $@
+
 $(B)/wasm/cJSON.o: $(B)/cjson/include/cjson/cJSON.h $(B)/em-cache/.ok
 	@mkdir -p $(dir $@)
-	$(EMCC) -O2 -std=c89 -c -o $@ $(B)/cjson/cJSON.c
+	$(EMCC) -O2 -std=c89 -I$(B)/cjson/include/cjson -c -o $@ $(B)/cjson/cJSON.c
 
-$(B)/wasm/%.o: src/%.c $(HDRS) $(wildcard src/web/*.h src/web/include/*.h) $(B)/cjson/include/cjson/cJSON.h $(B)/em-cache/.ok
+$(B)/wasm/%.o: src/%.c $(HDRS) $(wildcard src/web/*.h src/web/include/*.h) $(B)/cjson/include/cjson/cJSON.h $(B)/stb/include/stb $(B)/em-cache/.ok
 	@mkdir -p $(dir $@)
 	$(EMCC) $(WEB_CFLAGS) -c -o $@ $<
 
@@ -372,11 +376,12 @@ $(WEB)/tviz-wasm.js: $(WEB_OBJ) src/web/canvaskit.js $(MO)
 	rm -rf $(WEB)/data/lessons $(WEB)/data/locale && cp -r lessons $(WEB)/data/lessons && cp -r $(B)/locale $(WEB)/data/locale
 	$(EMCC) $(WEB_LDFLAGS) -o $@ $(WEB_OBJ) --preload-file $(WEB)/data/lessons@/data/lessons --preload-file $(WEB)/data/locale@/data/locale
 
-web: $(WEB)/tviz-wasm.js $(NPM)/.ok src/web/index.html src/web/tviz.js $(wildcard assets/models/*.safetensors)
+web: $(B)/tviz $(WEB)/tviz-wasm.js $(NPM)/.ok src/web/index.html src/web/tviz.js $(wildcard assets/models/*.safetensors)
 	@mkdir -p $(WEB)/canvaskit $(WEB)/fonts $(WEB)/models
 	cp $(NPM)/node_modules/canvaskit-wasm/bin/canvaskit.js $(NPM)/node_modules/canvaskit-wasm/bin/canvaskit.wasm $(WEB)/canvaskit/
 	cp $(FONTS) $(WEB)/fonts/
 	cp src/web/index.html src/web/tviz.js $(WEB)/
+	./$(B)/tviz icon --size 64 -o $(WEB)/icon.png
 	rm -rf $(WEB)/models && mkdir -p $(WEB)/models && cp -r assets/models/*.safetensors assets/models/*.snapshots $(WEB)/models/
 	node src/web/manifest.mjs $(WEB) > $(WEB)/manifest.json
 	@echo "build/web/ is ready: any static web host serves it as it is (make serve: http://127.0.0.1:8321/)"

@@ -10,25 +10,25 @@ mergeInto(LibraryManager.library, {
     free: [],
     path: null,           // the current path (ck_path)
     paint: null,
-    pars: new Map(),      // key -> paragraph id
+    pars: null,           // key -> paragraph id (a Map, made when first needed)
     SANS: ['Noto Sans', 'Noto Sans Arabic', 'DejaVu Sans'],
     MONO: ['DejaVu Sans Mono', 'Noto Sans Mono', 'Noto Sans Arabic'],
-    ck() { return Module.canvasKit; },
-    put(o) {
+    ck: function () { return Module.canvasKit; },
+    put: function (o) {
       const id = this.free.length ? this.free.pop() : this.objs.length;
       this.objs[id] = o;
       return id;
     },
-    drop(id) {
+    drop: function (id) {
       const o = this.objs[id];
       if (id > 1) { this.objs[id] = null; this.free.push(id); }
       return o;
     },
-    canvas(id) { const o = this.objs[id]; return o ? o.canvas : null; },
-    floats(ptr, n) { return HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n); },
-    color(ptr) { const f = HEAPF32.subarray(ptr >> 2, (ptr >> 2) + 4); return this.ck().Color4f(f[0], f[1], f[2], f[3]); },
-    matrix(m) { return [m[0], m[2], m[4], m[1], m[3], m[5], 0, 0, 1]; }, // cairo's (xx, yx, xy, yy, x0, y0) as Skia's 3 × 3
-    getPaint(rgbaPtr, shader, aa) {
+    canvas: function (id) { const o = this.objs[id]; return o ? o.canvas : null; },
+    floats: function (ptr, n) { return HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n); },
+    color: function (ptr) { const f = HEAPF32.subarray(ptr >> 2, (ptr >> 2) + 4); return this.ck().Color4f(f[0], f[1], f[2], f[3]); },
+    matrix: function (m) { return [m[0], m[2], m[4], m[1], m[3], m[5], 0, 0, 1]; }, // cairo's (xx, yx, xy, yy, x0, y0) as Skia's 3 × 3
+    getPaint: function (rgbaPtr, shader, aa) {
       const CK = this.ck();
       if (!this.paint) this.paint = new CK.Paint();
       const p = this.paint;
@@ -180,12 +180,16 @@ mergeInto(LibraryManager.library, {
 
   // ---------------------------------------------------------------- paragraphs
   ck_par_find__deps: ['$TK'],
-  ck_par_find: function (key) { return TK.pars.get(UTF8ToString(key)) || 0; },
+  ck_par_find: function (key) {
+    if (!TK.pars) TK.pars = new Map();
+    return TK.pars.get(UTF8ToString(key)) || 0;
+  },
   ck_par_new__deps: ['$TK'],
   ck_par_new: function (keyPtr, textPtr, runsPtr, nRuns, stylePtr) {
     const CK = TK.ck(), key = UTF8ToString(keyPtr), text = UTF8ToString(textPtr);
     const st = TK.floats(stylePtr, 8), runs = TK.floats(runsPtr, 12 * nRuns);
     const width = st[0], maxWidth = st[1], align = st[2], rtl = st[3] > 0, lineHeight = st[4], size = st[5];
+    if (!TK.pars) TK.pars = new Map();
     if (TK.pars.size >= 3000) { // full: start again
       for (const id of TK.pars.values()) { const o = TK.drop(id); if (o) { o.p.delete(); o.subs.forEach((s) => s.p.delete()); } }
       TK.pars.clear();

@@ -5,17 +5,14 @@
 # deb-src, and its own lists and cache under DIR: the system's apt
 # configuration and state are not touched.
 set -e
-dir=$1
-mkdir -p "$dir/apt/parts" "$dir/apt/lists/partial" "$dir/apt/cache/archives/partial"
+mkdir -p "$1/apt/parts" "$1/apt/lists/partial" "$1/apt/cache/archives/partial"
+dir=$(cd "$1" && pwd)
 rm -f "$dir/apt/parts/"*
 for f in /etc/apt/sources.list.d/*.sources; do
   [ -e "$f" ] && sed 's/^Types:.*deb\b.*$/Types: deb-src/' "$f" > "$dir/apt/parts/$(basename "$f")"
 done
-list=/dev/null
-if [ -s /etc/apt/sources.list ]; then
-  sed -n 's/^deb \(.*\)$/deb-src \1/p' /etc/apt/sources.list > "$dir/apt/sources.list"
-  list="$dir/apt/sources.list"
-fi
+list="$dir/apt/sources.list"
+sed -n 's/^deb \(.*\)$/deb-src \1/p' /etc/apt/sources.list > "$list" 2>/dev/null || : > "$list"
 apt="-o Dir::Etc::sourcelist=$list -o Dir::Etc::sourceparts=$dir/apt/parts -o Dir::State::Lists=$dir/apt/lists
      -o Dir::Cache=$dir/apt/cache -o Debug::NoLocking=1 -o APT::Sandbox::User=root -q"
 apt-get $apt update >/dev/null

@@ -6,7 +6,7 @@
 // counts positions in UTF-8 bytes of the plain text, CanvasKit in UTF-16
 // units of its string: converted here. A laid-out paragraph is kept by the
 // page's script under a key made of the text and its style, and drawn again.
-#include "render.h"
+#include "../render/render.h"
 
 #include <math.h>
 #include <stdint.h>

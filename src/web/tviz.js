@@ -76,8 +76,12 @@
   }
 
   // ------------------------------------------------------------ the address
+  // The address's fragment; none: the default view, in the browser's language when tviz has lessons in it.
   function params() {
-    return location.hash.replace(/^#/, '');
+    const h = location.hash.replace(/^#/, '');
+    if (h) return h;
+    const lang = (navigator.languages || [navigator.language || 'en']).map((l) => l.slice(0, 2)).find((l) => ['en', 'fa', 'ar'].includes(l));
+    return 'lang=' + (lang || 'en');
   }
 
   function syncLink() {
@@ -180,16 +184,6 @@
     act(api.edit(input.value, input.selectionStart || 0));
   }
 
-  function onKey(e) {
-    if (e.target === bar.model || e.target === bar.lang) return;
-    if (e.isComposing) return;
-    const bits = api.key(e.code || '', e.key || '', e.ctrlKey || e.metaKey ? 1 : 0, e.shiftKey ? 1 : 0);
-    if (bits & HANDLED) e.preventDefault();
-    if (bits & NEED) return;
-    if (bits) act(bits);
-    else if (e.target !== input && (e.ctrlKey || e.metaKey) && e.code === 'KeyS') e.preventDefault();
-  }
-
   async function onKeyAsync(e) {
     if (e.target === bar.model || e.target === bar.lang || e.isComposing) return;
     const code = e.code || '', key = e.key || '', ctrl = e.ctrlKey || e.metaKey ? 1 : 0, shift = e.shiftKey ? 1 : 0;
@@ -251,6 +245,8 @@
     M.canvasKit = CK;
     M.fonts = provider;
     M.screen = (w, h) => makeScreen(CK, w, h);
+    M.manifestHas = (name) => manifest.models.some((m) => m.name === name);
+    M.manifestNames = () => manifest.models.map((m) => m.name).join(', ');
     const c = (name, ret, args) => M.cwrap(name, ret, args);
     api = {
       init: c('web_init', null, []),
