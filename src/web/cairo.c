@@ -15,9 +15,10 @@
 
 #define MAX_SAVE 64
 #define MAX_DASH 8
-#define MAX_STOPS 16
+#define MAX_STOPS 256
 
 struct _cairo_surface {
+    int refs;                   // the creator's, and one a pattern painting it
     cairo_format_t format;
     int w, h, stride;
     unsigned char *data;        // (h × stride) pixels, for an image surface; NULL for the screen
@@ -79,6 +80,7 @@ cairo_surface_t *cairo_image_surface_create(cairo_format_t format, int width, in
     if (width < 0 || height < 0 || width > 32767 || height > 32767) return &nil_surface;
     cairo_surface_t *s = calloc(1, sizeof *s);
     if (!s) return &nil_surface;
+    s->refs = 1;
     s->format = format;
     s->w = width;
     s->h = height;
@@ -91,6 +93,7 @@ cairo_surface_t *cairo_image_surface_create(cairo_format_t format, int width, in
 cairo_surface_t *cairo_web_screen_surface(int w, int h) {
     cairo_surface_t *s = calloc(1, sizeof *s);
     if (!s) return &nil_surface;
+    s->refs = 1;
     s->format = CAIRO_FORMAT_ARGB32;
     s->w = w;
     s->h = h;
@@ -122,7 +125,7 @@ void cairo_surface_mark_dirty(cairo_surface_t *s) {
 }
 
 void cairo_surface_destroy(cairo_surface_t *s) {
-    if (!s || s == &nil_surface) return;
+    if (!s || s == &nil_surface || --s->refs > 0) return;
     if (s->image) ck_image_free(s->image);
     if (s->canvas && s->data) ck_canvas_free(s->canvas); // (the screen's canvas belongs to the page)
     free(s->data);
@@ -360,6 +363,7 @@ static int path_is_rect(const cairo_t *cr, float r[4]) {
 static void pattern_unref(cairo_pattern_t *p) {
     if (!p || --p->refs > 0) return;
     if (p->shader) ck_shader_free(p->shader);
+    if (p->surface) cairo_surface_destroy(p->surface);
     free(p);
 }
 
@@ -395,6 +399,8 @@ void cairo_set_source_surface(cairo_t *cr, cairo_surface_t *s, double x, double 
     if (!p) { cr->status = CAIRO_STATUS_NO_MEMORY; return; }
     p->type = PAT_SURFACE;
     p->surface = s;
+    if (s && s != &nil_surface) s->refs++;
+    else p->surface = NULL;
     p->filter = CAIRO_FILTER_GOOD;
     pattern_unref(G(cr)->source);
     G(cr)->source = p;

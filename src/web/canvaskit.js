@@ -21,7 +21,7 @@ mergeInto(LibraryManager.library, {
     },
     drop: function (id) {
       const o = this.objs[id];
-      if (id > 1) { this.objs[id] = null; this.free.push(id); }
+      if (id > 1 && o) { this.objs[id] = null; this.free.push(id); }
       return o;
     },
     canvas: function (id) { const o = this.objs[id]; return o ? o.canvas : null; },
@@ -63,11 +63,17 @@ mergeInto(LibraryManager.library, {
     const CK = TK.ck(), o = TK.objs[id];
     if (!o) return;
     o.surface.flush();
+    // (CanvasKit reads RGBA only; cairo keeps native-endian 0xAARRGGBB words, that is B, G, R, A bytes)
     const px = o.canvas.readPixels(0, 0, {
-      width: w, height: h, colorType: CK.ColorType.BGRA_8888, alphaType: CK.AlphaType.Premul, colorSpace: CK.ColorSpace.SRGB,
-    }, null, w * 4);
+      width: w, height: h, colorType: CK.ColorType.RGBA_8888, alphaType: CK.AlphaType.Premul, colorSpace: CK.ColorSpace.SRGB,
+    });
     if (!px) return;
-    for (let y = 0; y < h; y++) HEAPU8.set(px.subarray(y * w * 4, (y + 1) * w * 4), ptr + y * stride);
+    for (let y = 0; y < h; y++) {
+      let i = y * w * 4, k = ptr + y * stride;
+      for (let x = 0; x < w; x++, i += 4, k += 4) {
+        HEAPU8[k] = px[i + 2]; HEAPU8[k + 1] = px[i + 1]; HEAPU8[k + 2] = px[i]; HEAPU8[k + 3] = px[i + 3];
+      }
+    }
   },
   ck_present__deps: ['$TK'],
   ck_present: function (id) { const o = TK.objs[id]; if (o) o.surface.flush(); },
@@ -150,11 +156,17 @@ mergeInto(LibraryManager.library, {
 
   ck_image_new__deps: ['$TK'],
   ck_image_new: function (data, w, h, stride, opaque) {
-    const CK = TK.ck();
+    const CK = TK.ck(), px = new Uint8Array(w * h * 4);
+    for (let y = 0; y < h; y++) { // cairo's B, G, R, A bytes as R, G, B, A (RGB24: the top byte is not alpha)
+      let i = y * w * 4, k = data + y * stride;
+      for (let x = 0; x < w; x++, i += 4, k += 4) {
+        px[i] = HEAPU8[k + 2]; px[i + 1] = HEAPU8[k + 1]; px[i + 2] = HEAPU8[k]; px[i + 3] = opaque ? 255 : HEAPU8[k + 3];
+      }
+    }
     const img = CK.MakeImage({
-      width: w, height: h, colorType: CK.ColorType.BGRA_8888,
+      width: w, height: h, colorType: CK.ColorType.RGBA_8888,
       alphaType: opaque ? CK.AlphaType.Opaque : CK.AlphaType.Premul, colorSpace: CK.ColorSpace.SRGB,
-    }, HEAPU8.subarray(data, data + stride * h), stride);
+    }, px, w * 4);
     return img ? TK.put(img) : 0;
   },
   ck_image_free__deps: ['$TK'],
