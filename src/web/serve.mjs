@@ -12,6 +12,8 @@ const port = Number(process.argv[3] || 8321);
 const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm',
                 '.json': 'application/json', '.ttf': 'font/ttf', '.data': 'application/octet-stream', '.png': 'image/png' };
 
+const gzipped = new Map(); // file -> [mtime, bytes], so a file is compressed once, as a host would store it
+
 http.createServer((req, res) => {
   let rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
   if (rel.endsWith('/')) rel += 'index.html';
@@ -24,9 +26,12 @@ http.createServer((req, res) => {
   const headers = { 'Content-Type': types[path.extname(file)] || 'application/octet-stream', 'Cache-Control': 'no-cache' };
   const body = fs.readFileSync(file);
   if (/\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+    const mtime = fs.statSync(file).mtimeMs;
+    let z = gzipped.get(file);
+    if (!z || z[0] !== mtime) gzipped.set(file, z = [mtime, zlib.gzipSync(body, { level: 6 })]);
     headers['Content-Encoding'] = 'gzip';
     res.writeHead(200, headers);
-    res.end(zlib.gzipSync(body, { level: 6 }));
+    res.end(z[1]);
   } else {
     res.writeHead(200, headers);
     res.end(body);

@@ -231,7 +231,17 @@
   }
 
   // ------------------------------------------------------------ start
+  // The model the address names (or the default), fetched beside everything else at the start.
+  function firstModel() {
+    const m = /(?:^|&)model=([^&]*)/.exec(params());
+    let name = 'en-fa';
+    try { if (m) name = decodeURIComponent(m[1].replace(/\+/g, ' ')); } catch (e) { /* the program says what is wrong with the link */ }
+    return /^[A-Za-z0-9._-]+$/.test(name) ? name : null;
+  }
+
   async function start() {
+    const model = firstModel();
+    const modelBytes = model ? fetchBytes('models/' + model + '.safetensors').catch(() => null) : Promise.resolve(null);
     const [CK, module, man, fonts] = await Promise.all([
       CanvasKitInit({ locateFile: (f) => 'canvaskit/' + f }),
       createTviz({ locateFile: (f) => f, print: (s) => console.log(s), printErr: (s) => console.warn(s) }),
@@ -273,6 +283,11 @@
       pngName: c('web_png_name', 'string', []),
     };
     api.init();
+    const bytes = await modelBytes;
+    if (bytes) {
+      mkdirs('/data/models');
+      M.FS.writeFile('/data/models/' + model + '.safetensors', bytes);
+    }
     for (const m of manifest.models) {
       const o = document.createElement('option');
       o.value = o.textContent = m.name;
