@@ -18,13 +18,15 @@ INC     = $(PKGCFLAGS)
 LDLIBS  = -lcjson -lm -fopenmp $(PKGLIBS) -lgif
 SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-# Debian packages the build and tests need (the last line: make install's
-# checks, the man page, and make deb).
+# Debian packages the build and tests need (then: make install's checks, the
+# man page and make deb; last, the browser build and its tests, with npm,
+# Node.js's package manager, installed from Debian when the machine has none).
 DEB_PKGS := gcc libc6-dev make pkg-config libcjson-dev libcmocka-dev \
             libcairo2-dev libpango1.0-dev fonts-noto-core fonts-dejavu-core \
             libsdl2-dev libgif-dev libstb-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps \
             clang libclang-rt-14-dev valgrind gettext \
-            binutils man-db desktop-file-utils appstream dpkg-dev debhelper lintian
+            binutils man-db desktop-file-utils appstream dpkg-dev debhelper lintian \
+            emscripten chromium
 
 MODEL_SRC  := $(wildcard src/model/*.c)
 RENDER_SRC := $(wildcard src/render/*.c)
@@ -64,7 +66,8 @@ $(B)/.deps:
 else
 $(B)/.deps: Makefile
 	@mkdir -p $(B)
-	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done; \
+	  command -v npm >/dev/null || echo npm); \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "Installing missing Debian packages: $$missing"; \
@@ -153,10 +156,10 @@ $(B)/mkbad: tests/mkbad.c $(B)/.deps
 run: $(B)/tviz $(MO)
 	./$(B)/tviz
 
-test: test-unit test-install deb check-sanitize fuzz-smoke valgrind
+test: test-unit test-install deb check-sanitize fuzz-smoke valgrind test-web
 
-test-unit: $(B)/tviz $(MO) $(B)/mkbad $(addprefix $(B)/,$(TESTS))
-	@for t in $(TESTS); do ./$(B)/$$t || exit 1; done
+test-unit: $(B)/tviz $(MO) $(B)/mkbad $(addprefix $(B)/,$(TESTS)) $(B)/test_shim
+	@for t in $(TESTS) test_shim; do ./$(B)/$$t || exit 1; done
 	@./$(B)/tviz lesson check
 	@TVIZ=./$(B)/tviz sh tests/cli_test.sh
 	@TVIZ=./$(B)/tviz MKBAD=./$(B)/mkbad sh tests/bad_input.sh
@@ -172,9 +175,9 @@ test-unit: $(B)/tviz $(MO) $(B)/mkbad $(addprefix $(B)/,$(TESTS))
 # put the block (seen with SDL's and Mesa's threads in the window tests).
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-check-sanitize: $(BA)/tviz $(MO) $(B)/mkbad $(addprefix $(BA)/,$(TESTS))
+check-sanitize: $(BA)/tviz $(MO) $(B)/mkbad $(addprefix $(BA)/,$(TESTS)) $(BA)/test_shim
 	@echo "== the same tests under AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer =="
-	@for t in $(TESTS); do $(SAN_ENV) ./$(BA)/$$t || exit 1; done
+	@for t in $(TESTS) test_shim; do $(SAN_ENV) ./$(BA)/$$t || exit 1; done
 	@$(SAN_ENV) ./$(BA)/tviz lesson check
 	@$(SAN_ENV) TVIZ=./$(BA)/tviz sh tests/cli_test.sh
 	@$(SAN_ENV) TVIZ=./$(BA)/tviz MKBAD=./$(B)/mkbad sh tests/bad_input.sh
@@ -388,6 +391,18 @@ web: $(B)/tviz $(WEB)/tviz-wasm.js $(NPM)/.ok src/web/index.html src/web/tviz.js
 
 serve: web
 	node src/web/serve.mjs $(WEB) 8321
+
+# The browser's cairo and text (src/web), natively, with CanvasKit replaced by a recorder.
+SHIM_SRC := src/web/cairo.c src/web/text.c src/render/textfmt.c
+$(B)/test_shim: tests/web/test_shim.c $(SHIM_SRC) $(HDRS) src/web/canvaskit.h src/web/include/cairo.h $(B)/.deps
+	$(CC) $(CFLAGS) $(WARN) -Isrc/web/include -o $@ tests/web/test_shim.c $(SHIM_SRC) -lm -lcmocka
+$(BA)/test_shim: tests/web/test_shim.c $(SHIM_SRC) $(HDRS) src/web/canvaskit.h src/web/include/cairo.h $(B)/.deps
+	@mkdir -p $(BA)
+	$(CC) $(SAN) $(WARN) -Isrc/web/include -o $@ tests/web/test_shim.c $(SHIM_SRC) -lm -lcmocka
+
+# The browser build in Debian's chromium (tests/web/web_test.mjs); its pictures stay in build/web-test/.
+test-web: web $(B)/tviz
+	node tests/web/web_test.mjs ./$(B)/tviz $(WEB) $(B)/web-test
 
 # ---------------------------------------------------------------- install (Debian's layout)
 # make install [PREFIX=/usr/local] [DESTDIR=]: bin/tviz; share/tviz/models and
