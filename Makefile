@@ -234,8 +234,13 @@ $(B)/base.safetensors: $(B)/tviz
 $(B)/bench_train: tests/bench/bench_train.c tests/bench/bench.h $(call archives,$(B),train model)
 	$(CC) -O2 -g $(WARN) $(DEFS) $(INC) -o $@ $< $(call archives,$(B),train model) $(call libs_of,train model)
 
-bench: $(B)/bench $(B)/bench_train $(B)/base.safetensors $(B)/tviz
+$(B)/forward: tests/bench/forward.c tests/bench/bench.h $(call archives,$(B),model)
+	$(CC) -O2 -g $(WARN) $(DEFS) -o $@ $< $(call archives,$(B),model) $(call libs_of,model)
+
+bench: $(B)/bench $(B)/bench_train $(B)/base.safetensors $(B)/tviz $(B)/forward web
 	./$(B)/bench assets/models/worked-example.safetensors $(B)/base.safetensors ./$(B)/tviz
+	@echo
+	node tests/bench/web_bench.mjs $(WEB) $(B)/base.safetensors ./$(B)/forward
 	@echo
 	./$(B)/bench_train assets/models/en-fa.safetensors ./$(B)/tviz
 	@# the recurrent models (issue 16): a step of each beside PyTorch's nn.LSTM on the same batch

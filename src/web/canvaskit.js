@@ -198,6 +198,7 @@ mergeInto(LibraryManager.library, {
   },
   ck_par_new__deps: ['$TK'],
   ck_par_new: function (keyPtr, textPtr, runsPtr, nRuns, stylePtr) {
+    const started = performance.now();
     const CK = TK.ck(), key = UTF8ToString(keyPtr), text = UTF8ToString(textPtr);
     const st = TK.floats(stylePtr, 8), runs = TK.floats(runsPtr, 12 * nRuns);
     const width = st[0], maxWidth = st[1], align = st[2], rtl = st[3] > 0, lineHeight = st[4], size = st[5];
@@ -269,6 +270,7 @@ mergeInto(LibraryManager.library, {
     }
     const id = TK.put({ p: p, subs: subs });
     TK.pars.set(key, id);
+    if (Module.textStats) { Module.textStats.ms += performance.now() - started; Module.textStats.made++; }
     return id;
   },
   ck_par_draw__deps: ['$TK'],

@@ -536,4 +536,31 @@ EMSCRIPTEN_KEEPALIVE const unsigned char *web_png_data(void) { return png; }
 EMSCRIPTEN_KEEPALIVE int web_png_size(void) { return (int)png_n; }
 EMSCRIPTEN_KEEPALIVE const char *web_png_name(void) { return png_name; }
 
+// make bench: the model's forward pass (tokens, encoder, decoder, softmax,
+// every stage recorded) on the sentence shown with its translation as the
+// target, reps times; the median in ms, as tests/bench/forward.c natively.
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+EMSCRIPTEN_KEEPALIVE double web_time_forward(int reps) {
+    if (!have_ses || reps < 1 || reps > 1000) return -1;
+    double *t = malloc(sizeof(double) * (size_t)reps);
+    if (!t) return -1;
+    char *tgt = tf_join_tokens(ses.r.tgt_words + 1, ses.r.T - 1);
+    for (int i = 0; i < reps; i++) {
+        tf_run r;
+        tf_err e;
+        double a = emscripten_get_now();
+        int rc = tf_run_sentence(&r, &ses.m, ses.s.src, tgt, &e);
+        t[i] = emscripten_get_now() - a;
+        if (!rc) tf_run_free(&r);
+    }
+    free(tgt);
+    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    double m = t[reps / 2];
+    free(t);
+    return m;
+}
+
 int main(void) { return 0; }
