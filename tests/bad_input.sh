@@ -343,9 +343,9 @@ for lang in fa ar; do
 done
 fresh; put_line fa/inside-transformer.md "$m_fa" "مدل پایهٔ مقاله ۸ سر دارد."; put_line fa/inside-transformer.md $((m_fa + 1)) ""
 lesson "a Persian digit" "fa/inside-transformer.md:$m_fa: " "a Persian digit ۸ (U+06F8); write 8"
-fresh; put_line ar/inside-transformer.md "$m_ar" "ويستعمل البحث ٨ رؤوس."; put_line ar/inside-transformer.md $((m_ar + 1)) ""
+fresh; put_line ar/inside-transformer.md "$m_ar" "وتستعمل الورقة ٨ رؤوس."; put_line ar/inside-transformer.md $((m_ar + 1)) ""
 lesson "an Arabic-Indic digit" "ar/inside-transformer.md:$m_ar: " "an Arabic-Indic digit ٨ (U+0668); write 8"
-fresh; put_line ar/inside-transformer.md "$m_ar" "انظر القسم 3٫4 من البحث."; put_line ar/inside-transformer.md $((m_ar + 1)) ""
+fresh; put_line ar/inside-transformer.md "$m_ar" "انظر القسم 3٫4 من الورقة."; put_line ar/inside-transformer.md $((m_ar + 1)) ""
 lesson "an Arabic decimal separator" "ar/inside-transformer.md:$m_ar: " "the Arabic decimal separator ٫ (U+066B)"
 fresh; put_line ar/inside-transformer.md "$m_ar" "$(printf 'الصيغة `pos /\342\201\240 10000` هنا.')"; put_line ar/inside-transformer.md $((m_ar + 1)) ""
 lesson "a word joiner (U+2060) in a code span" "ar/inside-transformer.md:$m_ar: " "an invisible word joiner (U+2060); remove it"
