@@ -331,7 +331,7 @@ static void copy_link(app *a) {
     if (SDL_SetClipboardText(link)) app_state_message(&a->s, 1, _("could not copy the link: %s"), SDL_GetError());
     else {
         a->copied = 1;
-        app_state_message(&a->s, 0, "%s", _("Link to this view copied: put it after tviz's address in a page, or open it with tviz --open"));
+        app_state_message(&a->s, 0, "%s", _("Link to this view copied (tviz --open opens it)"));
     }
     free(link);
 }
