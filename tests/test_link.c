@@ -428,7 +428,7 @@ static void links_that_do_not_fit_the_model(void **state) {
     // what the caller checks: the sentences against the model, the model, the language
     app_state s;
     fresh(&s, t);
-    char why[600], words[1000] = "";
+    char why[600], words[400] = "";
     for (int i = 0; i < 65; i++) strcat(words, "the ");
     app_link l;
     snprintf(s.src, sizeof s.src, "%s", words);

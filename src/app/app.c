@@ -343,6 +343,8 @@ static int find_model(const char *name, char *out, size_t n) {
     return io_shipped_model(name, out, n) ? -1 : 0;
 }
 
+static int by_name(const void *a, const void *b) { return strcmp(a, b); } // (rows of char[16])
+
 // 1 if lang has lessons; known gets the languages that have ("ar, en, fa").
 static int has_lessons(const char *lang, char *known, size_t n) {
     DIR *d = lesson_dir() ? opendir(lesson_dir()) : NULL;
@@ -354,11 +356,11 @@ static int has_lessons(const char *lang, char *known, size_t n) {
         if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof names[0]) continue;
         snprintf(path, sizeof path, "%s/%s/inside-transformer.md", lesson_dir(), de->d_name);
         if (stat(path, &st)) continue;
-        snprintf(names[k++], sizeof names[0], "%s", de->d_name);
+        snprintf(names[k++], sizeof names[0], "%.15s", de->d_name);
         found |= !strcmp(de->d_name, lang);
     }
     if (d) closedir(d);
-    qsort(names, (size_t)k, sizeof names[0], (int (*)(const void *, const void *))strcmp);
+    qsort(names, (size_t)k, sizeof names[0], by_name);
     known[0] = 0;
     for (int i = 0; i < k; i++) {
         if (i) strncat(known, ", ", n - strlen(known) - 1);
