@@ -395,7 +395,9 @@ static void do_actions(app *a, app_do d, const char *old_src, const char *old_tg
 // Opens a link on the window: its model (loaded when it is another), its
 // sentences and parts switched off (run), its language (lessons), its stage
 // and view (link.h). All of it is checked before the window changes: on
-// failure the window shows what it showed, and why says what is wrong.
+// failure the window shows what it showed, and why says what is wrong
+// (only the model beside, for side by side, is loaded after: when it is
+// missing the rest of the view is open, and why says so).
 static int open_link(app *a, const char *text, char *why, size_t n) {
     app_link l;
     if (link_parse(text, &l, why, n)) return -1;
