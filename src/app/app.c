@@ -7,6 +7,7 @@
 #include <SDL.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <malloc.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "../io/io.h"
 #include "../lesson/i18n.h"
 #include "draw.h"
+#include "link.h"
 
 typedef struct {
     SDL_Window *win;
@@ -46,6 +48,9 @@ typedef struct {
     io_timeline tl;             // the model's training snapshots (tl.n 0: none)
     char *snap_says;            // what the snapshot shown translates by itself
     int dirty, quit;
+    char given_model[4096];     // the model as the user named it (--model, a link): what the view's link says
+    app_link opened;            // the last link opened; its pan waits for the first frame when pan_later
+    int pan_later, copied;      // (copied: Ctrl+C put a link on the clipboard, --report shows it)
 } app;
 
 // ---------------------------------------------------------------- the model
@@ -292,11 +297,181 @@ static int screenshot(app *a, const char *path) {
     return rc;
 }
 
+// ---------------------------------------------------------------- links (link.h)
+// The model as the view's link names it: a shipped model by its name (also
+// when it was given as a path to that file), any other by the path given.
+static const char *link_model(const app *a, char *buf, size_t n) {
+    const char *g = a->given_model, *base = strrchr(g, '/');
+    base = base ? base + 1 : g;
+    size_t bl = strlen(base);
+    if (bl > 12 && !strcmp(base + bl - 12, ".safetensors")) bl -= 12;
+    char name[256], path[4200], r1[PATH_MAX], r2[PATH_MAX];
+    snprintf(name, sizeof name, "%.*s", (int)(bl < 255 ? bl : 255), base);
+    if (strcmp(name, g) && !io_shipped_model(name, path, sizeof path) && realpath(path, r1) && realpath(a->model_path, r2) && !strcmp(r1, r2))
+        g = name;
+    snprintf(buf, n, "%s", g);
+    return buf;
+}
+
+#define LINK_TEXT (3 * LINK_MAX)
+// The link of what the window shows, "#model=…".
+static void view_link(const app *a, char *out, size_t n) {
+    char name[4096];
+    app_link l;
+    link_of_state(&a->s, a->have_run ? &a->r.trace : NULL, link_model(a, name, sizeof name), a->lay.view.w, a->lay.view.h, &l);
+    out[0] = '#';
+    if (link_write(&l, out + 1, n - 1)) out[1] = 0;
+}
+
+// Ctrl+C: the link to the clipboard.
+static void copy_link(app *a) {
+    char *link = malloc(LINK_TEXT);
+    if (!link) return;
+    view_link(a, link, LINK_TEXT);
+    if (SDL_SetClipboardText(link)) app_state_message(&a->s, 1, _("could not copy the link: %s"), SDL_GetError());
+    else {
+        a->copied = 1;
+        app_state_message(&a->s, 0, "%s", _("Link to this view copied (tviz --open opens it)"));
+    }
+    free(link);
+}
+
+// A model a link names, as --model finds it (a path, or a shipped name); 0 if found.
+static int find_model(const char *name, char *out, size_t n) {
+    struct stat st;
+    if (strchr(name, '/') || strstr(name, ".safetensors") || !stat(name, &st)) { snprintf(out, n, "%s", name); return 0; }
+    return io_shipped_model(name, out, n) ? -1 : 0;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(a, b); } // (rows of char[16])
+
+// 1 if lang has lessons; known gets the languages that have ("ar, en, fa").
+static int has_lessons(const char *lang, char *known, size_t n) {
+    DIR *d = lesson_dir() ? opendir(lesson_dir()) : NULL;
+    struct dirent *de;
+    char names[16][16], path[4200];
+    int k = 0, found = 0;
+    struct stat st;
+    while (d && (de = readdir(d)) && k < 16) {
+        if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof names[0]) continue;
+        snprintf(path, sizeof path, "%s/%s/inside-transformer.md", lesson_dir(), de->d_name);
+        if (stat(path, &st)) continue;
+        snprintf(names[k++], sizeof names[0], "%.15s", de->d_name);
+        found |= !strcmp(de->d_name, lang);
+    }
+    if (d) closedir(d);
+    qsort(names, (size_t)k, sizeof names[0], by_name);
+    known[0] = 0;
+    for (int i = 0; i < k; i++) {
+        if (i) strncat(known, ", ", n - strlen(known) - 1);
+        strncat(known, names[i], n - strlen(known) - 1);
+    }
+    return found;
+}
+
+// Another model in place of the window's (what it ran, its snapshots and the
+// model beside it go with it).
+static void replace_model(app *a, tf_model *m, const char *path, const char *given) {
+    if (a->have_cmp) tf_run_free(&a->cmp);
+    if (a->have_r2) tf_run_free(&a->r2);
+    if (a->have_m2) tf_model_free(&a->m2);
+    if (a->have_run) tf_run_free(&a->r); // (its labels are the old model's)
+    a->have_cmp = a->have_r2 = a->have_m2 = a->have_run = 0;
+    io_timeline_free(&a->tl);
+    free(a->snap_says);
+    a->snap_says = NULL;
+    if (a->have_model) tf_model_free(&a->m);
+    a->m = *m;
+    a->have_model = 1;
+    snprintf(a->model_path, sizeof a->model_path, "%s", path);
+    const char *base = strrchr(path, '/');
+    snprintf(a->model_name, sizeof a->model_name, "%.200s", base ? base + 1 : path);
+    snprintf(a->given_model, sizeof a->given_model, "%s", given);
+    if (io_timeline_open(&a->tl, path, &a->m)) app_state_message(&a->s, 1, "%s", _("the model's training snapshots could not be read (see the terminal)"));
+}
+
+static void do_actions(app *a, app_do d, const char *old_src, const char *old_tgt);
+
+// Opens a link on the window: its model (loaded when it is another), its
+// sentences and parts switched off (run), its language (lessons), its stage
+// and view (link.h). All of it is checked before the window changes: on
+// failure the window shows what it showed, and why says what is wrong
+// (only the model beside, for side by side, is loaded after: when it is
+// missing the rest of the view is open, and why says so).
+static int open_link(app *a, const char *text, char *why, size_t n) {
+    app_link l;
+    if (link_parse(text, &l, why, n)) return -1;
+    char cur[4096], path[4096], known[256];
+    link_model(a, cur, sizeof cur);
+    tf_model m;
+    int new_model = (l.has & LINK_MODEL) && strcmp(l.model, cur) && strcmp(l.model, a->given_model), rc = -1, ran = 0;
+    if (new_model) {
+        tf_err e;
+        if (find_model(l.model, path, sizeof path)) {
+            io_shipped_models(known, sizeof known);
+            link_no_model(l.model, known, why, n);
+            return -1;
+        }
+        if (tf_model_load(&m, path, &e)) { link_bad_model(l.model, e.msg, why, n); return -1; }
+    }
+    tf_model *mm = new_model ? &m : &a->m;
+    const char *lang = l.has & LINK_LANG ? l.lang : a->s.lang;
+    app_state s = a->s;
+    tf_run r;
+    app_do todo;
+    if (lesson_dir() && !has_lessons(lang, known, sizeof known)) { link_no_lang(lang, known, why, n); goto out; }
+    link_prepare(&s, &l);
+    if (link_check_run(mm, new_model ? l.model : cur, &s, why, n)) goto out;
+    int saved = mm->cfg.without; // (the run checks the link; the window's own run follows)
+    mm->cfg.without = mm->cfg.trained_without | s.without;
+    tf_err e;
+    ran = !tf_run_sentence(&r, mm, s.src, s.tgt[0] ? s.tgt : NULL, &e);
+    mm->cfg.without = saved;
+    if (!ran) { snprintf(why, n, "%s", e.msg); goto out; }
+    s.trained_without = mm->cfg.trained_without;
+    if (link_apply(&s, &r.trace, &l, a->lay.view.w, a->lay.view.h, &todo, why, n)) goto out;
+    // the link holds: the window changes
+    tf_run_free(&r);
+    ran = 0;
+    int replaced = new_model;
+    if (new_model) replace_model(a, &m, path, l.model);
+    new_model = 0;
+    a->s = s;
+    app_state_snapshots(&a->s, a->tl.n, a->tl.n - 1);
+    a->opened = l;
+    a->pan_later = a->lay.view.w <= 0 && (l.has & LINK_PAN);
+    rerun(a, NULL, NULL); // (with the compare run and the model beside, when the view asks for them)
+    do_actions(a, todo & ~(APP_DO_RERUN | APP_DO_PARTNER), NULL, NULL);
+    char err[900];
+    if (lesson_dir() && (strcmp(lang, a->s.lang) || !a->have_lesson || replaced) && load_lesson(a, lang, err, sizeof err)) {
+        fprintf(stderr, "tviz: %s\n", err);
+        app_state_message(&a->s, 1, _("the lessons of %s could not be read; tviz lesson check names the mistake"), lang);
+    }
+    rc = 0;
+    if (l.view == RENDER_VIEW_SIDE_BY_SIDE && !a->s.side_by_side) { snprintf(why, n, "%s", a->s.message); rc = -1; } // (the model beside is missing)
+    a->dirty = 1;
+out:
+    if (ran) tf_run_free(&r);
+    if (new_model) tf_model_free(&m);
+    return rc;
+}
+
+// --open LINK: opened before the window appears; a bad link is an error of
+// the command line (in English, as every one there).
+static int open_at_start(app *a, const char *text) {
+    char why[1200];
+    i18n_set_language("en");
+    int rc = open_link(a, text, why, sizeof why);
+    set_ui_language(a, a->s.lang);
+    return rc ? io_error("--open", "%s", why) : 0;
+}
+
 // ---------------------------------------------------------------- input
 static app_key key_of(const SDL_Keysym *k) {
     int ctrl = k->mod & KMOD_CTRL, shift = k->mod & KMOD_SHIFT;
     if (ctrl && k->sym == SDLK_s) return APP_KEY_EXPORT;
     if (ctrl && k->sym == SDLK_q) return APP_KEY_QUIT;
+    if (ctrl && k->sym == SDLK_c) return APP_KEY_COPY_LINK;
     if (ctrl) return APP_KEY_NONE;
     switch (k->sym) {
     case SDLK_RIGHT: case SDLK_SPACE: return APP_KEY_NEXT;
@@ -346,6 +521,7 @@ static void do_actions(app *a, app_do d, const char *old_src, const char *old_tg
     if (d & (APP_DO_RERUN | APP_DO_SNAPSHOT)) rerun(a, old_src, old_tgt);
     if (d & APP_DO_PARTNER) run_partner(a);
     if (d & APP_DO_EXPORT) export_view(a);
+    if (d & APP_DO_COPY_LINK) copy_link(a);
     if (d & APP_DO_LANGUAGE) next_language(a);
     if (d & APP_DO_FULLSCREEN) SDL_SetWindowFullscreen(a->win, a->s.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
 }
@@ -469,6 +645,12 @@ static int push_word(app *a, const char *w) {
         return 0;
     }
     if (!strncmp(w, "shot:", 5)) return 1; // handled by the runner, in order
+    if (!strncmp(w, "open:", 5)) { // a link, as --open takes it (an error shows in the status line)
+        char why[1200];
+        if (open_link(a, w + 5, why, sizeof why)) app_state_message(&a->s, 1, "%s", why);
+        a->dirty = 1;
+        return 0;
+    }
     const char *name = w;
     ev.type = SDL_KEYDOWN;
     for (;;) {
@@ -598,16 +780,17 @@ static int soak(app *a, long n, unsigned seed) {
 // ---------------------------------------------------------------- main
 static const char *app_help =
     "Usage: tviz [--model M] [--src TEXT] [--tgt TEXT] [--without PARTS] [--lang en|fa|ar] [--size WxH] [--fullscreen]\n"
-    "            [--keys \"WORDS\"] [--screenshot FILE] [--report] [--quit] [--soak N]\n"
+    "            [--open LINK] [--keys \"WORDS\"] [--screenshot FILE] [--report] [--quit] [--soak N]\n"
     "Opens the window on the model and sentence (default: the translator " IO_DEFAULT_MODEL " and\n"
     "\"" IO_DEFAULT_SENTENCE "\"), in --lang (default: from LANGUAGE or LANG, else English).\n"
-    "Press ? in the window for the keys.\n"
+    "Press ? in the window for the keys; Ctrl+C copies the link of the view, --open opens one\n"
+    "(\"#model=en-fa&src=…&stage=…&view=lines&lang=fa\", or a whole address that ends so).\n"
     "--keys runs a script (or @FILE, one or more words a line) of key names (Right, Space, 2, Ctrl+S, Shift+Tab, F11),\n"
-    "type:TEXT ('_' = space), click:X,Y, move:X,Y, wheel:N, resize:WxH, shot:FILE;\n"
+    "type:TEXT ('_' = space), click:X,Y, move:X,Y, wheel:N, resize:WxH, shot:FILE, open:LINK;\n"
     "--screenshot saves the window afterwards, --report prints what it shows, --quit closes it.\n"
     "--soak N sends N random events and prints the memory in use: first, last and most.\n";
 
-typedef struct { const char *keys, *shot, *size, *soak; int quit, fullscreen, report; } app_args;
+typedef struct { const char *keys, *shot, *size, *soak, *open; int quit, fullscreen, report; } app_args;
 
 static int app_opt(void *ctx, int argc, char **argv, int *i) {
     app_args *a = ctx;
@@ -616,6 +799,7 @@ static int app_opt(void *ctx, int argc, char **argv, int *i) {
     if ((k = io_opt(argc, argv, i, "--screenshot", NULL, &a->shot))) return k;
     if ((k = io_opt(argc, argv, i, "--size", NULL, &a->size))) return k;
     if ((k = io_opt(argc, argv, i, "--soak", NULL, &a->soak))) return k;
+    if ((k = io_opt(argc, argv, i, "--open", NULL, &a->open))) return k;
     if (!strcmp(argv[*i], "--quit")) { a->quit = 1; return 1; }
     if (!strcmp(argv[*i], "--fullscreen")) { a->fullscreen = 1; return 1; }
     if (!strcmp(argv[*i], "--report")) { a->report = 1; return 1; }
@@ -663,6 +847,7 @@ int app_main(int argc, char **argv) {
     snprintf(a->model_path, sizeof a->model_path, "%s", c.path);
     const char *base = strrchr(c.path, '/');
     snprintf(a->model_name, sizeof a->model_name, "%.200s", base ? base + 1 : c.path);
+    snprintf(a->given_model, sizeof a->given_model, "%s", c.model);
     app_state_init(&a->s, c.src, c.tgt);
     a->s.without = c.without;                     // --without: the run is already without them
     a->s.trained_without = c.m.cfg.trained_without;
@@ -687,6 +872,7 @@ int app_main(int argc, char **argv) {
         if (!lesson_dir()) app_state_message(&a->s, 1, "%s", _("no lessons found; set TVIZ_DATA_DIR or reinstall"));
     }
     if (a->r.n_src_unk + a->r.n_tgt_unk) app_state_message(&a->s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
+    if (args.open && open_at_start(a, args.open)) { rc = 1; goto done; }
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0");
     a->win = SDL_CreateWindow(_("tviz — the Transformer, one operation at a time"), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, ww, wh,
                               SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI | (args.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0));
@@ -698,6 +884,7 @@ int app_main(int argc, char **argv) {
     a->s.fullscreen = args.fullscreen;
     SDL_StopTextInput();
     render_frame(a);
+    if (a->pan_later) { link_pan(&a->s, &a->opened, a->lay.view.w, a->lay.view.h); a->pan_later = 0; render_frame(a); } // (--open: the view's size is known now)
     if (args.keys && run_script(a, args.keys)) { rc = 1; goto done; }
     if (soak_n && soak(a, soak_n, 1)) { rc = 1; goto done; }
     if (args.shot && screenshot(a, args.shot)) { rc = 1; goto done; }
@@ -726,6 +913,11 @@ int app_main(int argc, char **argv) {
         char parts[64];
         printf("whatif=%d focus=%d without=%s compare=%d\n", a->s.whatif, a->s.whatif_focus,
                tf_without_format(a->r.trace.without, parts, sizeof parts), a->have_cmp);
+        static char link[LINK_TEXT]; // the view as a link, and what Ctrl+C copied
+        view_link(a, link, sizeof link);
+        char *clip = a->copied ? SDL_GetClipboardText() : NULL;
+        printf("link=%s\nclipboard=%s\n", link, clip ? clip : "");
+        SDL_free(clip);
         fflush(stdout);
     }
     if (args.quit) goto done;

@@ -228,6 +228,7 @@ app_do app_state_key(app_state *s, const tf_trace *t, app_key k) {
     case APP_KEY_EDIT_SOURCE: begin_edit(s, 1); break;
     case APP_KEY_EDIT_TARGET: begin_edit(s, 2); break;
     case APP_KEY_EXPORT: return APP_DO_EXPORT;
+    case APP_KEY_COPY_LINK: return APP_DO_COPY_LINK;
     case APP_KEY_LANGUAGE: return APP_DO_LANGUAGE;
     case APP_KEY_CHECK: s->check = (s->check + 1) % 3; s->panel_scroll = 0; break;
     case APP_KEY_ESCAPE:

@@ -37,6 +37,7 @@ typedef enum {
     APP_KEY_WHATIF,                                   // W: the what-if panel (parts of the Transformer switched off)
     APP_KEY_COMPARE,                                  // X: the stage with and without the parts switched off
     APP_KEY_ENTER,                                    // Enter (not typing): the what-if panel's part in focus on / off
+    APP_KEY_COPY_LINK,                                // Ctrl+C: the link of the view (link.h) to the clipboard
 } app_key;
 
 // A way of drawing the stage that stays chosen while stepping (V, K, G),
@@ -47,7 +48,8 @@ typedef enum { APP_MODE_AUTO, APP_MODE_LINES, APP_MODE_TOPK, APP_MODE_GRID } app
 // toggle fullscreen. app.c carries these out.
 typedef enum { APP_DO_NOTHING = 0, APP_DO_RERUN = 1, APP_DO_EXPORT = 2, APP_DO_FULLSCREEN = 4, APP_DO_QUIT = 8, APP_DO_LANGUAGE = 16,
                APP_DO_SNAPSHOT = 32, /* run the sentence on the snapshot s->snap */
-               APP_DO_PARTNER = 64 /* load and run the model compared side by side */ } app_do;
+               APP_DO_PARTNER = 64, /* load and run the model compared side by side */
+               APP_DO_COPY_LINK = 128 /* copy the view's link (link.h) */ } app_do;
 
 typedef struct {
     int stage;                 // index into the trace
