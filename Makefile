@@ -192,7 +192,7 @@ test-asan: check-sanitize
 # One fuzzer per target: tests/fuzz/fuzz_<target>.c, seeds in tests/fuzz/<target>/,
 # kept crash and regression inputs in tests/fuzz/regressions/<target>/.
 # Adding a target is adding its name here.
-FUZZ_TARGETS := loader tokenizer lesson corpus
+FUZZ_TARGETS := loader tokenizer lesson corpus link
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE   ?= 10
 FUZZ_CC      := clang
@@ -209,6 +209,13 @@ $(BF)/obj/%.o: src/%.c $(HDRS) $(B)/.deps
 
 $(BF)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKGCFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) -lcjson -lm $(shell pkg-config --libs pangocairo 2>/dev/null)
+
+# The link of a view opens on the window's state (src/app: link.c, state.c, and
+# draw.c, which state.c asks where things are), so it links every view too.
+FUZZ_LINK_OBJ := $(patsubst src/%.c,$(BF)/obj/%.o,$(filter-out $(FUZZ_SRC),$(RENDER_SRC)) src/app/state.c src/app/draw.c src/app/link.c)
+.SECONDARY: $(FUZZ_LINK_OBJ)
+$(BF)/fuzz_link: tests/fuzz/fuzz_link.c tests/fuzz/fuzz.h $(FUZZ_OBJ) $(FUZZ_LINK_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKGCFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(FUZZ_LINK_OBJ) -lcjson -lm $(shell pkg-config --libs pangocairo 2>/dev/null)
 
 # tests/fuzz/run.sh T SECONDS: the kept regressions once each, then SECONDS of
 # fuzzing from the seeds (new inputs go to build/fuzz/corpus/T, a crash to build/fuzz/crash-T-*).

@@ -247,6 +247,39 @@ grep -q '"keep"' "$T/keep.json" && ok || bad "a failed run changed the existing 
 # (a sentence file does not exist: sentences are arguments, and the window's
 #  box; the window test types a too-long one)
 
+# ================================================================ links to a view (tviz --open)
+# Checked before the window appears (SDL's dummy driver: no display needed);
+# the window test opens good ones and a bad one in the running window.
+link() { # link NAME PHRASE LINK
+    expect "link: $1" "--open: " "$2" env SDL_VIDEODRIVER=dummy "$TVIZ" --model worked-example --open "$3" --quit
+}
+i17=$(for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do printf 'I%%20'; done)
+link "no fragment" "the address has no # part; the view follows it" "https://example.org/tviz/index.html"
+link "empty" "the link is empty; the view follows #" "https://example.org/tviz/index.html#"
+link "broken percent-encoding" "percent-encoding is broken at character 7: % must be followed by two hexadecimal digits" "#src=I%2Genjoy"
+link "percent sign at the end" "broken at character 19" "#stage=src.pe&zoom%"
+link "not UTF-8 once decoded" "src= in the link is not valid UTF-8 text once decoded (byte 2)" "#src=I%FF"
+link "a control character" "tgt= in the link holds a control character" "#tgt=%1B%5B31m"
+link "unknown model" "model=nosuch in the link is not a model tviz has; the models are en-fa" "#model=nosuch"
+link "a model file that is not one" "model=$M/trunc-300.safetensors in the link could not be read: " "#model=$M/trunc-300.safetensors"
+link "unknown stage" "stage=enc.5.ffn.hidden is not a stage of this model; its stages go from src.embed to out.probs" "#stage=enc.5.ffn.hidden"
+link "a head it does not have" "stage=enc.0.self_attn.head.2.weights is not a stage" "#stage=enc.0.self_attn.head.2.weights"
+link "not a stage id" "stage=../x in the link is not a stage id" "#stage=../x"
+link "unknown view" "view=pie in the link is not a view of the window; the views are heatmap, matrix" "#view=pie"
+link "a view the stage has not" "view=lines draws attention weights as lines; stage src.embed is not attention weights" "#stage=src.embed&view=lines"
+link "compare with nothing off" "view=compare needs parts switched off" "#stage=src.pe&view=compare"
+link "unknown part" "without=pe,attention in the link names a part tviz cannot switch off" "#without=pe,attention"
+link "a sentence over the model's length" "the source sentence has 17 tokens but the model worked-example takes at most 16; shorten it" "#src=${i17%???}"
+link "a target over the model's length" "the target sentence has 19 tokens but the model worked-example takes at most 16" "#tgt=${i17}I"
+link "a sentence of spaces" "the source sentence has no words" "#src=%20%20"
+link "zoom out of range" "zoom=64 in the link is not a number from 1 (the whole view) to 32" "#zoom=64"
+link "pan out of range" "pan=0,99 in the link is not two numbers X,Y from -32 to 32" "#pan=0,99"
+link "a cell outside the stage" "cell=9,0 is outside src.embed, which is 5 × 4" "#stage=src.embed&cell=9,0"
+link "a time step of a Transformer" "time=1: the rows of src.embed are not time steps" "#stage=src.embed&time=1"
+link "a language without lessons" "lang=de in the link: tviz has no lessons in that language; the languages are ar, en, fa" "#lang=de"
+link "a language code that is a path" "lang=../../etc in the link is not a language code" "#lang=../../etc"
+link "too long" "the link is longer than 8192 bytes" "#src=$(head -c 9000 /dev/zero | tr '\0' 'a')"
+
 # ================================================================ lesson and glossary files
 # Each case: a copy of lessons/ with one mistake, through tviz lesson check.
 L="$T/lessons"
@@ -343,9 +376,9 @@ for lang in fa ar; do
 done
 fresh; put_line fa/inside-transformer.md "$m_fa" "مدل پایهٔ مقاله ۸ سر دارد."; put_line fa/inside-transformer.md $((m_fa + 1)) ""
 lesson "a Persian digit" "fa/inside-transformer.md:$m_fa: " "a Persian digit ۸ (U+06F8); write 8"
-fresh; put_line ar/inside-transformer.md "$m_ar" "ويستعمل البحث ٨ رؤوس."; put_line ar/inside-transformer.md $((m_ar + 1)) ""
+fresh; put_line ar/inside-transformer.md "$m_ar" "وتستعمل الورقة ٨ رؤوس."; put_line ar/inside-transformer.md $((m_ar + 1)) ""
 lesson "an Arabic-Indic digit" "ar/inside-transformer.md:$m_ar: " "an Arabic-Indic digit ٨ (U+0668); write 8"
-fresh; put_line ar/inside-transformer.md "$m_ar" "انظر القسم 3٫4 من البحث."; put_line ar/inside-transformer.md $((m_ar + 1)) ""
+fresh; put_line ar/inside-transformer.md "$m_ar" "انظر القسم 3٫4 من الورقة."; put_line ar/inside-transformer.md $((m_ar + 1)) ""
 lesson "an Arabic decimal separator" "ar/inside-transformer.md:$m_ar: " "the Arabic decimal separator ٫ (U+066B)"
 fresh; put_line ar/inside-transformer.md "$m_ar" "$(printf 'الصيغة `pos /\342\201\240 10000` هنا.')"; put_line ar/inside-transformer.md $((m_ar + 1)) ""
 lesson "a word joiner (U+2060) in a code span" "ar/inside-transformer.md:$m_ar: " "an invisible word joiner (U+2060); remove it"

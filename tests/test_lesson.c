@@ -303,13 +303,14 @@ static void glossary_arabic_inflections(void **state) {
         {"[بالإخفاء]", "mask"},
         {"[الاخفاء]", "mask"},                // alef written without hamza
         {"[التضمينات]", "embedding"},
-        {"[وفك التشفير]", "decoder"},
+        {"[ومفكّك التشفير]", "decoder"},
+        {"[لمفكك التشفير]", "decoder"},     // written without the shadda
         {"[والتغذية الأمامية]", "feed-forward"},
         {"[تطبيع الطبقات]", "layer-normalization"},
         {"[ودالة softmax]", "softmax"},
         // whole words only
         {"الرئيس", NULL}, {"رأسمال", NULL}, {"المفتاحية", NULL}, {"القيامة", NULL}, {"تقييم", NULL}, {"فكرة", NULL},
-        {"التشفير", NULL}, {"المشفّرة", NULL}, {"انتباهي", NULL}, {"الطبقة", NULL},
+        {"التشفير", NULL}, {"فك التشفير", NULL}, {"المشفّرة", NULL}, {"انتباهي", NULL}, {"الطبقة", NULL},
     };
     check_cases("ar", cases, sizeof cases / sizeof *cases);
 }

@@ -251,6 +251,43 @@ win --lang fa --keys "N W 2 W X" --screenshot "$T/compare-fa.png"
 [ "$(field view)" = compare ] && ok || bad "X in Persian: view $(field view)"
 [ -n "$SHOTS" ] && cp "$T/whatif.png" "$T/compare.png" "$T/compare-fa.png" "$SHOTS/" # (to look at)
 
+# ---- links to a view: --open opens one, Ctrl+C copies the view's, and the copy reopens the same view
+L1='#model=en-fa&src=She%20reads%20the%20book&stage=dec.1.cross_attn.head.3.weights&view=lines&lang=fa'
+win --open "https://example.org/tviz/index.html$L1" --screenshot "$T/link-fa.png"
+[ "$(field stage)" = dec.1.cross_attn.head.3.weights ] && [ "$(field view)" = lines ] && [ "$(line lang)" = fa ] && [ "$(field rtl)" = 1 ] &&
+    [ "$(line src)" = "She reads the book" ] && ok || bad "--open $L1: $(field stage) $(field view) $(line lang) rtl $(field rtl) '$(line src)'"
+[ "$(line link)" = "$L1" ] && ok || bad "the opened view's link is another: $(line link)"
+win --tgt "$TGT" --keys "C 2 move:700,300 click:700,300 wheel:2 Ctrl+C" --screenshot "$T/link-copied-en.png"
+L2=$(line clipboard)
+case "$L2" in "#model=worked-example&src=I%20really%20enjoy%20learning%20transformers&tgt=%D9%85%D9%86%20"*"&stage=dec.0.cross_attn.head.1.weights&view=heatmap&lang=en&zoom=1.25&pan="*"&cell="*) ok ;;
+*) bad "Ctrl+C copied '$L2'" ;; esac
+[ "$L2" = "$(line link)" ] && line message | grep -q "Link to this view copied" && ok || bad "Ctrl+C: clipboard '$L2', link '$(line link)', message $(line message)"
+first="$(field stage) $(field view) $(field zoom) $(field pinned)"
+win --open "$L2" --screenshot "$T/link-reopened.png"
+[ "$(field stage) $(field view) $(field zoom) $(field pinned)" = "$first" ] && [ "$(line tgt)" = "$TGT" ] && [ "$(line link)" = "$L2" ] && ok ||
+    bad "the copied link reopened $(field stage) $(field view) $(field zoom) $(field pinned), not $first; its link $(line link)"
+# (the same picture, but for the status line's message; the pan is kept to a ten-thousandth of the
+#  view, so edges may move by a few hundredths of a pixel: no pixel differs by 5 % or more)
+[ "$(compare -fuzz 5% -metric AE -crop 1440x800+0+0 "$T/link-copied-en.png" "$T/link-reopened.png" null: 2>&1)" = 0 ] && ok || bad "the reopened view is another picture"
+win --lang fa --keys "C V Ctrl+C" --screenshot "$T/link-copied-fa.png"
+line message | grep -q "پیوندِ این نما رونوشت شد" && ok || bad "Ctrl+C in Persian: $(line message)"
+# opened in the running window: another model (a recurrent one, its time step), what if? compared, side by side
+win --keys "N open:#model=rnn-attn-en-fa&stage=dec.attn.weights&view=lines&time=2"
+[ "$(field stage)" = dec.attn.weights ] && [ "$(field view)" = lines ] && [ "$(field time_step)" = 2 ] && line link | grep -q "^#model=rnn-attn-en-fa&" && ok ||
+    bad "open: another model: $(field stage) $(field view) time step $(field time_step), $(line link) $(line message)"
+line panel | grep -q "?" && bad "open: the recurrent model's lesson could not read a value: $(line panel | cut -c1-300)" || ok
+win --open "#stage=enc.0.self_attn.head.1.weights&view=compare&without=scale"
+[ "$(field view)" = compare ] && [ "$(field without)" = scale ] && [ "$(field compare)" = 1 ] && ok || bad "--open compare: $(field view) $(grep whatif= "$T/out")"
+win --open "#stage=enc.0.self_attn.head.0.weights&view=side-by-side"
+[ "$(field view)" = side-by-side ] && [ "$(field beside)" = lstm ] && ok || bad "--open side by side: $(field view) beside $(field beside)"
+# a bad link in the running window: the message in the learner's language, the view as it was
+win --lang fa --keys "N = open:#stage=enc.0.ffn.hidden&view=lines"
+[ "$(field stage)" = enc.0.self_attn.head.0.weights ] && [ "$(field zoom)" = 1.25 ] && [ "$(field view)" = heatmap ] && ok || bad "a bad link changed the view: $(field stage) $(field view) zoom $(field zoom)"
+line message | grep -q "view=lines⁩ وزن‌های توجه را" && ok || bad "a bad link in Persian: $(line message)"
+win --lang ar --keys "open:#src=%D9%85%D9"
+line message | grep -q "src=⁩ في الرابط ليس نصًا UTF-8" && [ "$(line src)" = "I really enjoy learning transformers" ] && ok || bad "a bad link in Arabic: $(line message)"
+[ -n "$SHOTS" ] && cp "$T/link-fa.png" "$T/link-copied-en.png" "$T/link-reopened.png" "$T/link-copied-fa.png" "$SHOTS/" # (to look at)
+
 # ---- bad input and faults
 # the default model is the trained translator: greedy decoding writes the Persian, verb last
 (cd "$T" && timeout 120 "$TVIZ" --size 1440x900 --report --quit) >"$T/out" 2>"$T/err"

@@ -19,6 +19,7 @@
 #include "../io/io.h"
 #include "../lesson/i18n.h"
 #include "draw.h"
+#include "link.h"
 #include "session.h"
 
 typedef struct {
@@ -28,6 +29,7 @@ typedef struct {
     SDL_Texture *tex;
     cairo_surface_t *surf;
     int pw, ph;                 // the renderer's output size in pixels (HiDPI aware)
+    int copied;                 // Ctrl+C put a link on the clipboard (--report shows it)
 } app;
 
 // The interface's language follows the lesson's: the window's title too.
@@ -105,11 +107,74 @@ static int screenshot(app *a, const char *path) {
     return rc;
 }
 
+// ---------------------------------------------------------------- links (link.h)
+#define LINK_TEXT (3 * LINK_MAX)
+// The link of what the window shows, "#model=…".
+static void view_link(const app *a, char *out, size_t n) {
+    out[0] = '#';
+    app_session_link(&a->ses, out + 1, n - 1);
+}
+
+// Ctrl+C: the link to the clipboard.
+static void copy_link(app *a) {
+    char *link = malloc(LINK_TEXT);
+    if (!link) return;
+    view_link(a, link, LINK_TEXT);
+    if (SDL_SetClipboardText(link)) app_state_message(&a->ses.s, 1, _("could not copy the link: %s"), SDL_GetError());
+    else {
+        a->copied = 1;
+        app_state_message(&a->ses.s, 0, "%s", _("Link to this view copied (tviz --open opens it)"));
+    }
+    free(link);
+}
+
+// A model a link names, as --model finds it (a path, or a shipped name); 0 if found.
+static int find_model(const char *name, char *out, size_t n) {
+    struct stat st;
+    if (strchr(name, '/') || strstr(name, ".safetensors") || !stat(name, &st)) { snprintf(out, n, "%s", name); return 0; }
+    return io_shipped_model(name, out, n) ? -1 : 0;
+}
+
+// Opens a link on the window: its model (loaded when it is another, as
+// --model finds it), then the session shows the rest (app_session_open_link).
+static int open_link(app *a, const char *text, char *why, size_t n) {
+    app_link l;
+    if (link_parse(text, &l, why, n)) return -1;
+    char cur[4096], path[4096], known[256];
+    app_session_link_model(&a->ses, cur, sizeof cur);
+    tf_model m;
+    int new_model = (l.has & LINK_MODEL) && strcmp(l.model, cur) && strcmp(l.model, a->ses.given_model);
+    if (new_model) {
+        tf_err e;
+        if (find_model(l.model, path, sizeof path)) {
+            io_shipped_models(known, sizeof known);
+            link_no_model(l.model, known, why, n);
+            return -1;
+        }
+        if (tf_model_load(&m, path, &e)) { link_bad_model(l.model, e.msg, why, n); return -1; }
+    }
+    int rc = app_session_open_link(&a->ses, &l, new_model ? &m : NULL, path, l.model, 1, why, n);
+    if (rc && new_model && strcmp(a->ses.model_path, path)) tf_model_free(&m); // (refused: the model was not taken)
+    set_title(a);
+    return rc;
+}
+
+// --open LINK: opened before the window appears; a bad link is an error of
+// the command line (in English, as every one there).
+static int open_at_start(app *a, const char *text) {
+    char why[1200];
+    i18n_set_language("en");
+    int rc = open_link(a, text, why, sizeof why);
+    i18n_set_language(a->ses.s.lang);
+    return rc ? io_error("--open", "%s", why) : 0;
+}
+
 // ---------------------------------------------------------------- input
 static app_key key_of(const SDL_Keysym *k) {
     int ctrl = k->mod & KMOD_CTRL, shift = k->mod & KMOD_SHIFT;
     if (ctrl && k->sym == SDLK_s) return APP_KEY_EXPORT;
     if (ctrl && k->sym == SDLK_q) return APP_KEY_QUIT;
+    if (ctrl && k->sym == SDLK_c) return APP_KEY_COPY_LINK;
     if (ctrl) return APP_KEY_NONE;
     switch (k->sym) {
     case SDLK_RIGHT: case SDLK_SPACE: return APP_KEY_NEXT;
@@ -158,6 +223,7 @@ static void do_actions(app *a, app_do d, const char *old_src, const char *old_tg
     d = app_session_do(&a->ses, d, old_src, old_tgt);
     if (d & APP_DO_EXPORT) export_view(a);
     if (d & APP_DO_LANGUAGE) set_title(a);
+    if (d & APP_DO_COPY_LINK) copy_link(a);
     if (d & APP_DO_FULLSCREEN) SDL_SetWindowFullscreen(a->win, a->ses.s.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
 }
 
@@ -280,6 +346,12 @@ static int push_word(app *a, const char *w) {
         return 0;
     }
     if (!strncmp(w, "shot:", 5)) return 1; // handled by the runner, in order
+    if (!strncmp(w, "open:", 5)) { // a link, as --open takes it (an error shows in the status line)
+        char why[1200];
+        if (open_link(a, w + 5, why, sizeof why)) app_state_message(&a->ses.s, 1, "%s", why);
+        a->ses.dirty = 1;
+        return 0;
+    }
     const char *name = w;
     ev.type = SDL_KEYDOWN;
     for (;;) {
@@ -409,16 +481,17 @@ static int soak(app *a, long n, unsigned seed) {
 // ---------------------------------------------------------------- main
 static const char *app_help =
     "Usage: tviz [--model M] [--src TEXT] [--tgt TEXT] [--without PARTS] [--lang en|fa|ar] [--size WxH] [--fullscreen]\n"
-    "            [--keys \"WORDS\"] [--screenshot FILE] [--report] [--quit] [--soak N]\n"
+    "            [--open LINK] [--keys \"WORDS\"] [--screenshot FILE] [--report] [--quit] [--soak N]\n"
     "Opens the window on the model and sentence (default: the translator " IO_DEFAULT_MODEL " and\n"
     "\"" IO_DEFAULT_SENTENCE "\"), in --lang (default: from LANGUAGE or LANG, else English).\n"
-    "Press ? in the window for the keys.\n"
+    "Press ? in the window for the keys; Ctrl+C copies the link of the view, --open opens one\n"
+    "(\"#model=en-fa&src=…&stage=…&view=lines&lang=fa\", or a whole address that ends so).\n"
     "--keys runs a script (or @FILE, one or more words a line) of key names (Right, Space, 2, Ctrl+S, Shift+Tab, F11),\n"
-    "type:TEXT ('_' = space), click:X,Y, move:X,Y, wheel:N, resize:WxH, shot:FILE;\n"
+    "type:TEXT ('_' = space), click:X,Y, move:X,Y, wheel:N, resize:WxH, shot:FILE, open:LINK;\n"
     "--screenshot saves the window afterwards, --report prints what it shows, --quit closes it.\n"
     "--soak N sends N random events and prints the memory in use: first, last and most.\n";
 
-typedef struct { const char *keys, *shot, *size, *soak; int quit, fullscreen, report; } app_args;
+typedef struct { const char *keys, *shot, *size, *soak, *open; int quit, fullscreen, report; } app_args;
 
 static int app_opt(void *ctx, int argc, char **argv, int *i) {
     app_args *a = ctx;
@@ -426,6 +499,7 @@ static int app_opt(void *ctx, int argc, char **argv, int *i) {
     if ((k = io_opt(argc, argv, i, "--keys", NULL, &a->keys))) return k;
     if ((k = io_opt(argc, argv, i, "--screenshot", NULL, &a->shot))) return k;
     if ((k = io_opt(argc, argv, i, "--size", NULL, &a->size))) return k;
+    if ((k = io_opt(argc, argv, i, "--open", NULL, &a->open))) return k;
     if ((k = io_opt(argc, argv, i, "--soak", NULL, &a->soak))) return k;
     if (!strcmp(argv[*i], "--quit")) { a->quit = 1; return 1; }
     if (!strcmp(argv[*i], "--fullscreen")) { a->fullscreen = 1; return 1; }
@@ -471,6 +545,7 @@ int app_main(int argc, char **argv) {
     i18n_init();
     i18n_set_language("en"); // until a lesson's language is chosen, whatever LANGUAGE the environment has
     app_session_open(&a->ses, &c.m, &c.r, c.path, c.src, c.tgt, c.without, 1);
+    snprintf(a->ses.given_model, sizeof a->ses.given_model, "%s", c.model);
     char lerr[900];
     if (app_session_lesson(&a->ses, c.lang ? c.lang : "en", lerr, sizeof lerr)) {
         if (c.lang_given) { // asked for: a clear error; by default, built-in captions
@@ -483,6 +558,7 @@ int app_main(int argc, char **argv) {
         if (!lesson_dir()) app_state_message(&a->ses.s, 1, "%s", _("no lessons found; set TVIZ_DATA_DIR or reinstall"));
     }
     if (a->ses.r.n_src_unk + a->ses.r.n_tgt_unk) app_state_message(&a->ses.s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
+    if (args.open && open_at_start(a, args.open)) { rc = 1; goto done; }
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0");
     a->win = SDL_CreateWindow(_("tviz — the Transformer, one operation at a time"), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, ww, wh,
                               SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI | (args.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0));
@@ -494,6 +570,8 @@ int app_main(int argc, char **argv) {
     a->ses.s.fullscreen = args.fullscreen;
     SDL_StopTextInput();
     render_frame(a);
+    app_session_pan(&a->ses); // (--open: the view's size is known now)
+    if (a->ses.dirty) render_frame(a);
     if (args.keys && run_script(a, args.keys)) { rc = 1; goto done; }
     if (soak_n && soak(a, soak_n, 1)) { rc = 1; goto done; }
     if (args.shot && screenshot(a, args.shot)) { rc = 1; goto done; }
@@ -522,6 +600,11 @@ int app_main(int argc, char **argv) {
         char parts[64];
         printf("whatif=%d focus=%d without=%s compare=%d\n", a->ses.s.whatif, a->ses.s.whatif_focus,
                tf_without_format(a->ses.r.trace.without, parts, sizeof parts), a->ses.have_cmp);
+        static char link[LINK_TEXT]; // the view as a link, and what Ctrl+C copied
+        view_link(a, link, sizeof link);
+        char *clip = a->copied ? SDL_GetClipboardText() : NULL;
+        printf("link=%s\nclipboard=%s\n", link, clip ? clip : "");
+        SDL_free(clip);
         fflush(stdout);
     }
     if (args.quit) goto done;

@@ -455,6 +455,7 @@ static void help_overlay(cairo_t *cr, const render_theme *th, double w, double h
         {N_("wheel  +  −  F"), N_("zoom in / out, fit; drag to pan")},
         {"P  H  F11", N_("presentation type, high contrast, fullscreen")},
         {"Ctrl+S  E", N_("export the current view as PNG")},
+        {"Ctrl+C", N_("copy the link to this view (for a page, or tviz --open)")},
         {"L", N_("next language of the lesson and the interface (en, fa, ar, …)")},
         {"Q", N_("self-check questions; again: the answers")},
         {"W", N_("what if? switch parts of the Transformer off (1-4, Enter, click)")},

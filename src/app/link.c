@@ -36,17 +36,18 @@ static int fail(char *why, size_t n, const char *fmt, ...) {
     return -1;
 }
 
-// A value as a message may quote it: at most 40 bytes (whole characters),
-// control characters and bytes of broken UTF-8 as '?', so the message stays one line.
+// A value as a message may quote it: what fits in n (whole characters, and
+// "…" when cut), control characters and bytes of broken UTF-8 as '?', so the
+// message stays one line.
 static const char *quoted(const char *v, char *buf, size_t n) {
-    size_t bad, len = strlen(v), k = 0;
+    size_t bad, len = strlen(v), k = 0, most = n - 4;
     int utf8 = tf_utf8_check(v, len, &bad) == 0;
-    for (size_t i = 0; i < len && k + 5 < n && k < 40; i++) {
+    for (size_t i = 0; i < len && k < most; i++) {
         unsigned char c = (unsigned char)v[i];
         if (c < 0x20 || c == 0x7F || (c >= 0x80 && !utf8)) buf[k++] = '?';
         else if (c >= 0x80 && (c & 0xC0) != 0x80) { // a whole character or none
             size_t cl = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-            if (i + cl > len || k + cl + 4 >= n || k + cl > 40) break;
+            if (i + cl > len || k + cl > most) break;
             memcpy(buf + k, v + i, cl);
             k += cl;
             i += cl - 1;
@@ -486,12 +487,12 @@ int link_apply(app_state *s, const tf_trace *t, const app_link *l, double view_w
 
 // ---------------------------------------------------------------- what the caller checks
 void link_no_model(const char *model, const char *known, char *why, size_t n) {
-    char q[64];
+    char q[300];
     snprintf(why, n, _("model=%s in the link is not a model tviz has; the models are %s"), quoted(model, q, sizeof q), known && *known ? known : "-");
 }
 
 void link_bad_model(const char *model, const char *detail, char *why, size_t n) {
-    char q[64];
+    char q[300];
     snprintf(why, n, _("model=%s in the link could not be read: %s"), quoted(model, q, sizeof q), detail);
 }
 

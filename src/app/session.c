@@ -3,6 +3,7 @@
 #include "session.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +221,121 @@ void app_session_free(app_session *a) {
     if (a->have_whatif) lesson_free(&a->whatif);
     for (int i = 0; i < a->n_gloss; i++) glossary_free(&a->gloss[i]);
     memset(a, 0, sizeof *a);
+}
+
+// ---------------------------------------------------------------- links
+const char *app_session_link_model(const app_session *a, char *buf, size_t n) {
+    const char *g = a->given_model[0] ? a->given_model : a->model_name, *base = strrchr(g, '/');
+    base = base ? base + 1 : g;
+    size_t bl = strlen(base);
+    if (bl > 12 && !strcmp(base + bl - 12, ".safetensors")) bl -= 12;
+    char name[256], path[4200], r1[PATH_MAX], r2[PATH_MAX];
+    snprintf(name, sizeof name, "%.*s", (int)(bl < 255 ? bl : 255), base);
+    if (strcmp(name, g) && !io_shipped_model(name, path, sizeof path) && realpath(path, r1) && realpath(a->model_path, r2) && !strcmp(r1, r2))
+        g = name;
+    snprintf(buf, n, "%s", g);
+    return buf;
+}
+
+void app_session_link(const app_session *a, char *out, size_t n) {
+    char name[4096];
+    app_link l;
+    link_of_state(&a->s, a->have_run ? &a->r.trace : NULL, app_session_link_model(a, name, sizeof name), a->lay.view.w, a->lay.view.h, &l);
+    if (link_write(&l, out, n)) out[0] = 0;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(a, b); } // (rows of char[16])
+
+int app_session_has_lessons(const char *lang, char *known, size_t n) {
+    DIR *d = lesson_dir() ? opendir(lesson_dir()) : NULL;
+    struct dirent *de;
+    char names[16][16], path[4200];
+    int k = 0, found = 0;
+    struct stat st;
+    while (d && (de = readdir(d)) && k < 16) {
+        if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof names[0]) continue;
+        snprintf(path, sizeof path, "%s/%s/inside-transformer.md", lesson_dir(), de->d_name);
+        if (stat(path, &st)) continue;
+        snprintf(names[k++], sizeof names[0], "%.15s", de->d_name);
+        found |= !strcmp(de->d_name, lang);
+    }
+    if (d) closedir(d);
+    qsort(names, (size_t)k, sizeof names[0], by_name);
+    known[0] = 0;
+    for (int i = 0; i < k; i++) {
+        if (i) strncat(known, ", ", n - strlen(known) - 1);
+        strncat(known, names[i], n - strlen(known) - 1);
+    }
+    return found;
+}
+
+// Another model in place of the session's (what it ran, its snapshots and
+// the model beside it go with it).
+static void replace_model(app_session *a, tf_model *m, const char *path, const char *given, int timeline) {
+    if (a->have_cmp) tf_run_free(&a->cmp);
+    if (a->have_r2) tf_run_free(&a->r2);
+    if (a->have_m2) tf_model_free(&a->m2);
+    if (a->have_run) tf_run_free(&a->r); // (its labels are the old model's)
+    a->have_cmp = a->have_r2 = a->have_m2 = a->have_run = 0;
+    io_timeline_free(&a->tl);
+    free(a->snap_says);
+    a->snap_says = NULL;
+    if (a->have_model) tf_model_free(&a->m);
+    a->m = *m;
+    a->have_model = 1;
+    snprintf(a->model_path, sizeof a->model_path, "%s", path);
+    const char *base = strrchr(path, '/');
+    snprintf(a->model_name, sizeof a->model_name, "%.200s", base ? base + 1 : path);
+    snprintf(a->given_model, sizeof a->given_model, "%s", given);
+    if (timeline && io_timeline_open(&a->tl, path, &a->m))
+        app_state_message(&a->s, 1, "%s", _("the model's training snapshots could not be read (see the terminal)"));
+}
+
+int app_session_open_link(app_session *a, const app_link *l, tf_model *m, const char *path, const char *given, int timeline, char *why,
+                          size_t n) {
+    char cur[4096], known[256];
+    app_session_link_model(a, cur, sizeof cur);
+    tf_model *mm = m ? m : &a->m;
+    const char *lang = l->has & LINK_LANG ? l->lang : a->s.lang;
+    app_state s = a->s;
+    tf_run r;
+    app_do todo;
+    int ran = 0;
+    if (lesson_dir() && !app_session_has_lessons(lang, known, sizeof known)) { link_no_lang(lang, known, why, n); return -1; }
+    link_prepare(&s, l);
+    if (link_check_run(mm, m ? given : cur, &s, why, n)) return -1;
+    int saved = mm->cfg.without; // (the run checks the link; the session's own run follows)
+    mm->cfg.without = mm->cfg.trained_without | s.without;
+    tf_err e;
+    ran = !tf_run_sentence(&r, mm, s.src, s.tgt[0] ? s.tgt : NULL, &e);
+    mm->cfg.without = saved;
+    if (!ran) { snprintf(why, n, "%s", e.msg); return -1; }
+    s.trained_without = mm->cfg.trained_without;
+    int bad = link_apply(&s, &r.trace, l, a->lay.view.w, a->lay.view.h, &todo, why, n);
+    tf_run_free(&r);
+    if (bad) return -1;
+    // the link holds: the session changes
+    if (m) replace_model(a, m, path, given, timeline);
+    a->s = s;
+    app_state_snapshots(&a->s, a->tl.n, a->tl.n - 1);
+    a->opened = *l;
+    a->pan_later = a->lay.view.w <= 0 && (l->has & LINK_PAN);
+    app_session_rerun(a, NULL, NULL); // (with the compare run and the model beside, when the view asks for them)
+    char err[900];
+    if (lesson_dir() && (strcmp(lang, a->s.lang) || !a->have_lesson || m) && app_session_lesson(a, lang, err, sizeof err)) {
+        fprintf(stderr, "tviz: %s\n", err);
+        app_state_message(&a->s, 1, _("the lessons of %s could not be read; tviz lesson check names the mistake"), lang);
+    }
+    a->dirty = 1;
+    if (l->view == RENDER_VIEW_SIDE_BY_SIDE && !a->s.side_by_side) { snprintf(why, n, "%s", a->s.message); return -1; } // (the model beside is missing)
+    return 0;
+}
+
+void app_session_pan(app_session *a) {
+    if (!a->pan_later || a->lay.view.w <= 0) return;
+    link_pan(&a->s, &a->opened, a->lay.view.w, a->lay.view.h);
+    a->pan_later = 0;
+    a->dirty = 1;
 }
 
 void app_session_export(const app_session *a, io_picture *p, char *name, size_t n) {

@@ -7,6 +7,7 @@
 #ifndef APP_SESSION_H
 #define APP_SESSION_H
 
+#include "link.h"
 #include "state.h"
 
 typedef struct {
@@ -21,6 +22,7 @@ typedef struct {
     tf_run cmp;                 // the compare view: r's tokens with every part on
     int have_cmp;
     char model_path[4096], model_name[256], load_error[700];
+    char given_model[4096];     // the model as the user named it (--model, a link): what the view's link says
     lesson lesson;              // lessons/<lang>/inside-transformer.md (rnn-or-transformer.md for a recurrent model)
     int have_lesson;
     lesson whatif;              // lessons/<lang>/what-if.md: beside the stages it explains while parts are off (or W is open)
@@ -31,6 +33,8 @@ typedef struct {
     char *snap_says;            // what the snapshot shown translates by itself
     int dirty;                  // the picture must be drawn again
     int quit;
+    app_link opened;            // the last link opened; its pan waits for a frame when pan_later
+    int pan_later;
 } app_session;
 
 // Takes over a loaded model and its run on src/tgt (the run's sentences),
@@ -68,6 +72,28 @@ void app_session_next_language(app_session *a);
 // the rest, which only the window can do (APP_DO_EXPORT, APP_DO_FULLSCREEN, APP_DO_COPY_LINK),
 // with APP_DO_LANGUAGE kept when the language changed (a window title follows).
 app_do app_session_do(app_session *a, app_do d, const char *old_src, const char *old_tgt);
+
+// ---------------------------------------------------------------- links (link.h)
+// The model as the view's link names it: a shipped model by its name (also
+// when it was given as a path to that file), any other as it was given.
+const char *app_session_link_model(const app_session *a, char *buf, size_t n);
+// The link of what is shown (without '#'), into out; "" when it does not fit.
+void app_session_link(const app_session *a, char *out, size_t n);
+// 1 if lang has lessons; known gets the languages that have ("ar, en, fa").
+int app_session_has_lessons(const char *lang, char *known, size_t n);
+// Opens link l on the session: m, when not NULL, is the model l names,
+// loaded by the caller from path (given: as the link names it), taken over
+// on success and left to the caller on failure; NULL keeps the model. Its
+// sentences and parts switched off are run, its language's lessons loaded,
+// its stage and view shown (link.h). All of it is checked before the session
+// changes: on failure it shows what it showed, and why says what is wrong;
+// 0 on success. (Side by side loads the model beside after: when that is
+// missing the rest of the view is open, and why says so, with -1.) A link's
+// pan waits for a frame when the view's size is not known yet (pan_later):
+// app_session_pan then.
+int app_session_open_link(app_session *a, const app_link *l, tf_model *m, const char *path, const char *given, int timeline, char *why,
+                          size_t n);
+void app_session_pan(app_session *a);
 
 // The picture Ctrl+S saves: the current view at its default size, and a file
 // name for it ("tviz-<stage>[-heads|-compare].png", without a folder).
