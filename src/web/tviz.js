@@ -109,7 +109,9 @@
     const a = performance.now(), stats = M.textStats;
     stats.ms = 0;
     stats.made = 0;
-    if (api.frame(w, h, dpr)) {
+    const drew = api.frame(w, h, dpr);
+    if (drew & 2) schedule();
+    if (drew) {
       const b = performance.now();
       timing.frame_ms = b - a;
       timing.text_ms = stats.ms;

@@ -99,8 +99,8 @@ EMSCRIPTEN_KEEPALIVE int web_open(const char *model, const char *src, const char
     if (have_ses) app_session_free(&ses);
     app_session_open(&ses, &m, &r, path, src, tgt, without, 0);
     have_ses = 1;
-    if (strchr(model, '/')) snprintf(ses.model_name, sizeof ses.model_name, "%.200s", strrchr(model, '/') + 1);
-    else snprintf(ses.model_name, sizeof ses.model_name, "%.200s", model);
+    snprintf(ses.given_model, sizeof ses.given_model, "%s", model);
+    if (!strchr(model, '/')) snprintf(ses.model_name, sizeof ses.model_name, "%.200s", model);
     char err[900];
     const char *lang = had ? keep_s.lang : "en";
     if (app_session_lesson(&ses, lang, err, sizeof err)) fprintf(stderr, "tviz: %s\n", err);
@@ -117,9 +117,6 @@ EMSCRIPTEN_KEEPALIVE int web_open(const char *model, const char *src, const char
 }
 
 // ---------------------------------------------------------------- links
-static app_link pending_pan; // a link's pan, applied once the view's size is known (after a frame)
-static int has_pending_pan;
-
 // The model a language opens when a link names none.
 static const char *default_model(const char *lang) {
     (void)lang;
@@ -139,114 +136,63 @@ static int refuse(const char *why) {
     return WEB_DRAW;
 }
 
-static int has_lessons(const char *lang) {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s/inside-transformer.md", lesson_dir() ? lesson_dir() : "/data/lessons", lang);
-    return exists(path);
-}
-
-// Opens the view a link names (a fragment; "" is the default view): the
-// model (fetched first when it is a shipped one not here yet), the
-// sentences, the language, the stage and the way it is shown, as the
-// desktop's --open does. A link that cannot be opened keeps the view there
-// was and says why (WEB_DRAW); WEB_NEED asks for a file first; 0 when opened.
+// Opens the view a link names (a fragment): its model (a shipped one
+// fetched first when it is not here yet: WEB_NEED), then the rest as the
+// desktop's --open does (app_session_open_link). A link that cannot be
+// opened keeps the view there was and says why (WEB_DRAW); 0 when opened.
 EMSCRIPTEN_KEEPALIVE int web_start(const char *fragment) {
     app_link l;
-    char why[700];
+    char why[700], path[4096];
     needs[0] = message[0] = 0;
     if (link_parse(fragment, &l, why, sizeof why)) return refuse(why);
     const char *lang = l.has & LINK_LANG ? l.lang : have_ses ? ses.s.lang : "en";
-    if (!has_lessons(lang)) {
-        link_no_lang(lang, "ar, en, fa", why, sizeof why);
-        return refuse(why);
-    }
-    char model[LINK_MODEL_MAX], path[4096];
-    snprintf(model, sizeof model, "%s", l.has & LINK_MODEL ? l.model : have_ses ? ses.model_name : default_model(lang));
-    int fresh = !have_ses || strcmp(model, ses.model_name);
-    if (fresh) {
-        if (strchr(model, '/')) snprintf(path, sizeof path, "%s", model);
-        else {
-            int rc = io_shipped_model(model, path, sizeof path);
-            if (rc && manifest_has(model)) {
-                snprintf(needs, sizeof needs, "/data/models/%.200s.safetensors", model);
-                return WEB_NEED;
-            }
-            if (rc) {
-                char known[1000];
-                manifest_names(known, sizeof known);
-                link_no_model(model, known, why, sizeof why);
-                return refuse(why);
-            }
+    const char *model = l.has & LINK_MODEL ? l.model : have_ses ? ses.given_model : default_model(lang);
+    int other = !have_ses || strcmp(model, ses.given_model);
+    if (other) { // a shipped model by its name, or a file the learner opened (/data/user/…)
+        int rc = strchr(model, '/') ? (exists(model) ? 0 : IO_NO_SUCH) : io_shipped_model(model, path, sizeof path);
+        if (!rc && strchr(model, '/')) snprintf(path, sizeof path, "%s", model);
+        if (rc && manifest_has(model)) {
+            snprintf(needs, sizeof needs, "/data/models/%.200s.safetensors", model);
+            return WEB_NEED;
+        }
+        if (rc) {
+            char known[1000];
+            manifest_names(known, sizeof known);
+            link_no_model(model, known, why, sizeof why);
+            return refuse(why);
         }
     }
     if ((l.has & LINK_VIEW) && l.view == RENDER_VIEW_SIDE_BY_SIDE) { // the model beside it, fetched first
-        char other[4096];
-        const char *name = !fresh && ses.have_model && ses.m.cfg.arch == TF_ARCH_LSTM ? "en-fa" : "rnn-attn-en-fa";
-        if (io_shipped_model(name, other, sizeof other) && manifest_has(name)) {
+        const char *name = !other && ses.m.cfg.arch == TF_ARCH_LSTM ? "en-fa" : "rnn-attn-en-fa";
+        char beside[4096];
+        if (io_shipped_model(name, beside, sizeof beside) && manifest_has(name)) {
             snprintf(needs, sizeof needs, "/data/models/%.200s.safetensors", name);
             return WEB_NEED;
         }
     }
+    if (!have_ses) { // the first view: its model on the default sentence, then the link on it
+        int rc = web_open(model, IO_DEFAULT_SENTENCE, "", 0);
+        if (rc) return rc < 0 ? refuse(message) : rc;
+        other = 0;
+    }
     tf_model m;
     tf_err e;
-    if (fresh && tf_model_load(&m, path, &e)) {
+    if (other && tf_model_load(&m, path, &e)) {
         link_bad_model(model, e.msg, why, sizeof why);
         return refuse(why);
     }
-    tf_model *mm = fresh ? &m : &ses.m;
-    app_state s;
-    if (have_ses) s = ses.s;
-    else app_state_init(&s, IO_DEFAULT_SENTENCE, NULL);
-    int run = fresh || link_needs_run(&s, &l, ses.model_name);
-    link_prepare(&s, &l);
-    tf_run r;
-    int saved_without = mm->cfg.without;
-    if (run) {
-        if (link_check_run(mm, model, &s, why, sizeof why)) goto refused;
-        mm->cfg.without = mm->cfg.trained_without | s.without;
-        if (tf_run_sentence(&r, mm, s.src, s.tgt[0] ? s.tgt : NULL, &e)) {
-            snprintf(why, sizeof why, "%s", e.msg);
-            goto refused;
-        }
+    if (app_session_open_link(&ses, &l, other ? &m : NULL, path, model, 0, why, sizeof why)) {
+        if (other && strcmp(ses.model_path, path)) tf_model_free(&m); // (refused: the model was not taken)
+        return refuse(why);
     }
-    app_do todo;
-    if (link_apply(&s, run ? &r.trace : &ses.r.trace, &l, ses.lay.view.w, ses.lay.view.h, &todo, why, sizeof why)) {
-        if (run) tf_run_free(&r);
-        goto refused;
-    }
-    if (fresh) {
-        if (have_ses) app_session_free(&ses);
-        app_session_open(&ses, &m, &r, path, s.src, s.tgt, s.without, 0);
-        snprintf(ses.model_name, sizeof ses.model_name, "%.200s", strchr(model, '/') ? strrchr(model, '/') + 1 : model);
-        have_ses = 1;
-    } else if (run) {
-        tf_run_free(&ses.r);
-        ses.r = r;
-    }
-    ses.s = s;
-    if (fresh || strcmp(lang, ses.s.lang) || !ses.have_lesson) {
-        char err[900];
-        if (app_session_lesson(&ses, lang, err, sizeof err)) fprintf(stderr, "tviz: %s\n", err);
-    }
-    app_session_do(&ses, todo, NULL, NULL);
-    if (ses.r.n_src_unk + ses.r.n_tgt_unk) app_state_message(&ses.s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
-    pending_pan = l;
-    has_pending_pan = (l.has & LINK_PAN) != 0;
-    ses.dirty = 1;
     return 0;
-refused:
-    mm->cfg.without = saved_without;
-    if (fresh) tf_model_free(&m);
-    return refuse(why);
 }
 
 // The link of what is on screen (without '#').
 EMSCRIPTEN_KEEPALIVE const char *web_link(void) {
     if (!have_ses || !ses.have_run) return "";
-    app_link l;
-    link_of_state(&ses.s, &ses.r.trace, ses.model_name, ses.lay.view.w, ses.lay.view.h, &l);
-    char *buf = malloc(LINK_MAX);
-    if (buf && link_write(&l, buf, LINK_MAX)) buf[0] = 0;
+    char *buf = malloc(3 * LINK_MAX);
+    if (buf) app_session_link(&ses, buf, 3 * LINK_MAX);
     return keep(buf);
 }
 
@@ -276,7 +222,8 @@ EMSCRIPTEN_KEEPALIVE const char *web_ui(void) {
 }
 
 // Draws the window on the page's canvas of w × h pixels, scale pixels to a
-// point (the page's devicePixelRatio), when something changed. 1 if drawn.
+// point (the page's devicePixelRatio), when something changed. 1 if drawn,
+// 3 if drawn and another frame is wanted (a link's pan, known once drawn).
 EMSCRIPTEN_KEEPALIVE int web_frame(int w, int h, double scale) {
     if (!have_ses || w < 1 || h < 1) return 0;
     if (!screen || w != screen_w || h != screen_h) {
@@ -295,12 +242,8 @@ EMSCRIPTEN_KEEPALIVE int web_frame(int w, int h, double scale) {
     cairo_destroy(cr);
     cairo_web_present(screen);
     ses.dirty = 0;
-    if (has_pending_pan && ses.lay.view.w > 0) { // a link's pan, now that the view has a size
-        has_pending_pan = 0;
-        link_pan(&ses.s, &pending_pan, ses.lay.view.w, ses.lay.view.h);
-        ses.dirty = 1;
-    }
-    return 1;
+    app_session_pan(&ses); // (a link's pan, now that the view has a size: drawn at the next frame)
+    return ses.dirty ? 3 : 1;
 }
 
 // ---------------------------------------------------------------- files fetched when needed
