@@ -13,7 +13,7 @@
   const NEED = 16, DRAW = 1, HANDLED = 2, EXPORT = 4, FULLSCREEN = 8, LINK = 32;
   let M = null, api = null, manifest = null, drawn = false, firstFrameMs = -1, lastLink = '';
   // what a benchmark reads (window.tviz.timing()): the last key's press to its frame drawn, and that frame's parts
-  const timing = { key_to_frame_ms: -1, frame_ms: -1, text_ms: 0, paragraphs: 0 };
+  const timing = { frames: 0, key_to_frame_ms: -1, frame_ms: -1, text_ms: 0, paragraphs: 0 };
   let keyAt = -1;
   let resolveReady, rejectReady;
   const ready = new Promise((res, rej) => { resolveReady = res; rejectReady = rej; });
@@ -113,10 +113,12 @@
     if (drew & 2) schedule();
     if (drew) {
       const b = performance.now();
+      timing.frames++;
       timing.frame_ms = b - a;
       timing.text_ms = stats.ms;
       timing.paragraphs = stats.made;
-      if (keyAt >= 0) { timing.key_to_frame_ms = b - keyAt; keyAt = -1; }
+      timing.key_to_frame_ms = keyAt >= 0 ? b - keyAt : -1;
+      keyAt = -1;
       if (!drawn) {
         drawn = true;
         firstFrameMs = b; // (performance.now() counts from the navigation)

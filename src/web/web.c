@@ -273,6 +273,7 @@ static int fetch_first(app_key k) {
 // What the session leaves to the page.
 static int carry_out(app_do d) {
     d = app_session_do(&ses, d, NULL, NULL);
+    ses.dirty = 1; // (the input changed the state, as app.c marks every event it handles)
     int r = WEB_DRAW | WEB_LINK;
     if (d & APP_DO_EXPORT) r |= WEB_EXPORT;
     if (d & APP_DO_FULLSCREEN) r |= WEB_FULLSCREEN;
