@@ -207,9 +207,13 @@ static void hatch(cairo_t *cr, double x, double y, double w, double h, const ren
 }
 
 // The cells alone: vector rectangles for small matrices, an image scaled
-// into place for big ones (2048 columns do not become 2048 rectangles).
+// into place for big ones (2048 columns do not become 2048 rectangles) and
+// for cells a few pixels wide (every layer and head of a long sentence: a
+// rectangle each would be 100,000 of them, none bigger than a dot).
 static void draw_cells(cairo_t *cr, const tf_stage *s, const scale *sc, const layout *L, const render_theme *th) {
-    if ((size_t)s->rows * s->cols > 4096) {
+    double cw = L->cw, ch = L->ch;
+    cairo_user_to_device_distance(cr, &cw, &ch);
+    if ((size_t)s->rows * s->cols > 4096 || (fabs(cw) < 4 && fabs(ch) < 4)) {
         // More columns than device pixels: average the colours of the columns
         // that fall into each pixel (what a box filter does, without
         // pixman's general resampler), then scale the image into place.

@@ -33,9 +33,10 @@ int ck_shader_image(int image, const float *m6, int nearest); // m6: image pixel
 int ck_shader_linear(float x0, float y0, float x1, float y1, const float *stops, int n); // stops: offset, r, g, b
 void ck_shader_free(int shader);
 
-// text (text.c): a paragraph from runs of one style each, laid out once and kept
-int ck_par_find(const char *key);
-int ck_par_new(const char *key, const char *utf8, const float *runs, int n_runs, const float *style);
+// text (text.c): a paragraph from runs of one style each, laid out once and
+// kept by id until ck_par_clear (text.c keeps which text and style each id is)
+int ck_par_new(const char *utf8, const float *runs, int n_runs, const float *style);
+void ck_par_clear(void);
 void ck_par_draw(int canvas, int par, const float *m6); // m6: paragraph -> device, as cairo_matrix_t
 void ck_par_metrics(int par, float *out); // width, height, longest line, lines, max intrinsic width
 int ck_par_lines(int par, float *out, int max); // each line: start (UTF-16), left, width; returns the number of lines

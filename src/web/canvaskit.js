@@ -10,7 +10,6 @@ mergeInto(LibraryManager.library, {
     free: [],
     path: null,           // the current path (ck_path)
     paint: null,
-    pars: null,           // key -> paragraph id (a Map, made when first needed)
     SANS: ['Noto Sans', 'Noto Sans Arabic', 'DejaVu Sans'],
     MONO: ['DejaVu Sans Mono', 'Noto Sans Mono', 'Noto Sans Arabic'],
     ck: function () { return Module.canvasKit; },
@@ -28,14 +27,16 @@ mergeInto(LibraryManager.library, {
     floats: function (ptr, n) { return HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n); },
     color: function (ptr) { const f = HEAPF32.subarray(ptr >> 2, (ptr >> 2) + 4); return this.ck().Color4f(f[0], f[1], f[2], f[3]); },
     matrix: function (m) { return [m[0], m[2], m[4], m[1], m[3], m[5], 0, 0, 1]; }, // cairo's (xx, yx, xy, yy, x0, y0) as Skia's 3 × 3
-    getPaint: function (rgbaPtr, shader, aa) {
-      const CK = this.ck();
+    // The one paint every call draws with; a setter is called only when its value changes (each is a call into CanvasKit).
+    now: { r: -1, g: -1, b: -1, a: -1, shader: -1, aa: -1, style: -1 },
+    getPaint: function (rgbaPtr, shader, aa, style) {
+      const CK = this.ck(), n = this.now;
       if (!this.paint) this.paint = new CK.Paint();
-      const p = this.paint;
-      p.setColor(this.color(rgbaPtr));
-      p.setShader(shader ? this.objs[shader] : null);
-      p.setAntiAlias(!!aa);
-      p.setPathEffect(null);
+      const p = this.paint, i = rgbaPtr >> 2, r = HEAPF32[i], g = HEAPF32[i + 1], b = HEAPF32[i + 2], a = HEAPF32[i + 3];
+      if (r !== n.r || g !== n.g || b !== n.b || a !== n.a) { p.setColorComponents(r, g, b, a); n.r = r; n.g = g; n.b = b; n.a = a; }
+      if (shader !== n.shader) { p.setShader(shader ? this.objs[shader] : null); n.shader = shader; }
+      if (!!aa !== n.aa) { p.setAntiAlias(!!aa); n.aa = !!aa; }
+      if (style !== n.style) { p.setStyle(style ? CK.PaintStyle.Stroke : CK.PaintStyle.Fill); n.style = style; }
       return p;
     },
   },
@@ -102,17 +103,13 @@ mergeInto(LibraryManager.library, {
   ck_fill: function (id, rgba, shader, aa) {
     const c = TK.canvas(id);
     if (!c || !TK.path) return;
-    const p = TK.getPaint(rgba, shader, aa);
-    p.setStyle(TK.ck().PaintStyle.Fill);
-    TK.path.setFillType(TK.ck().FillType.Winding);
-    c.drawPath(TK.path, p);
+    c.drawPath(TK.path, TK.getPaint(rgba, shader, aa, 0)); // (MakeFromCmds paths wind: cairo's default rule)
   },
   ck_stroke__deps: ['$TK'],
   ck_stroke: function (id, rgba, shader, aa, width, cap, join, dash, nDash, dashOffset) {
     const CK = TK.ck(), c = TK.canvas(id);
     if (!c || !TK.path) return;
-    const p = TK.getPaint(rgba, shader, aa);
-    p.setStyle(CK.PaintStyle.Stroke);
+    const p = TK.getPaint(rgba, shader, aa, 1);
     p.setStrokeWidth(width);
     p.setStrokeCap([CK.StrokeCap.Butt, CK.StrokeCap.Round, CK.StrokeCap.Square][cap] || CK.StrokeCap.Butt);
     p.setStrokeJoin([CK.StrokeJoin.Miter, CK.StrokeJoin.Round, CK.StrokeJoin.Bevel][join] || CK.StrokeJoin.Miter);
@@ -136,9 +133,7 @@ mergeInto(LibraryManager.library, {
   ck_fill_rect: function (id, x0, y0, x1, y1, rgba, aa) {
     const c = TK.canvas(id);
     if (!c) return;
-    const p = TK.getPaint(rgba, 0, aa);
-    p.setStyle(TK.ck().PaintStyle.Fill);
-    c.drawRect(TK.ck().LTRBRect(x0, y0, x1, y1), p);
+    c.drawRect4f(x0, y0, x1, y1, TK.getPaint(rgba, 0, aa, 0));
   },
   ck_clip_rect__deps: ['$TK'],
   ck_clip_rect: function (id, x0, y0, x1, y1, aa) {
@@ -149,9 +144,7 @@ mergeInto(LibraryManager.library, {
   ck_paint: function (id, rgba, shader) {
     const c = TK.canvas(id);
     if (!c) return;
-    const p = TK.getPaint(rgba, shader, 1);
-    p.setStyle(TK.ck().PaintStyle.Fill);
-    c.drawPaint(p);
+    c.drawPaint(TK.getPaint(rgba, shader, 1, 0));
   },
 
   ck_image_new__deps: ['$TK'],
@@ -188,25 +181,26 @@ mergeInto(LibraryManager.library, {
     return sh ? TK.put(sh) : 0;
   },
   ck_shader_free__deps: ['$TK'],
-  ck_shader_free: function (id) { const o = TK.drop(id); if (o) o.delete(); },
+  ck_shader_free: function (id) {
+    const o = TK.drop(id);
+    if (o) o.delete();
+    if (TK.now.shader === id) { TK.paint.setShader(null); TK.now.shader = 0; } // (its id may come back as another shader)
+  },
 
   // ---------------------------------------------------------------- paragraphs
-  ck_par_find__deps: ['$TK'],
-  ck_par_find: function (key) {
-    if (!TK.pars) TK.pars = new Map();
-    return TK.pars.get(UTF8ToString(key)) || 0;
+  ck_par_clear__deps: ['$TK'],
+  ck_par_clear: function () { // (text.c's table of paragraphs is full: it starts again)
+    for (let id = 2; id < TK.objs.length; id++) {
+      const o = TK.objs[id];
+      if (o && o.isParagraph) { o.p.delete(); o.subs.forEach((x) => x.p.delete()); TK.drop(id); }
+    }
   },
   ck_par_new__deps: ['$TK'],
-  ck_par_new: function (keyPtr, textPtr, runsPtr, nRuns, stylePtr) {
+  ck_par_new: function (textPtr, runsPtr, nRuns, stylePtr) {
     const started = performance.now();
-    const CK = TK.ck(), key = UTF8ToString(keyPtr), text = UTF8ToString(textPtr);
+    const CK = TK.ck(), text = UTF8ToString(textPtr);
     const st = TK.floats(stylePtr, 8), runs = TK.floats(runsPtr, 12 * nRuns);
     const width = st[0], maxWidth = st[1], align = st[2], rtl = st[3] > 0, lineHeight = st[4], size = st[5];
-    if (!TK.pars) TK.pars = new Map();
-    if (TK.pars.size >= 3000) { // full: start again
-      for (const id of TK.pars.values()) { const o = TK.drop(id); if (o) { o.p.delete(); o.subs.forEach((s) => s.p.delete()); } }
-      TK.pars.clear();
-    }
     const textStyle = (r) => {
       const flags = r[2];
       const s = {
@@ -268,8 +262,11 @@ mergeInto(LibraryManager.library, {
         s.y = r[1] - s.rise;
       });
     }
-    const id = TK.put({ p: p, subs: subs });
-    TK.pars.set(key, id);
+    // its measures, read once (each is a call into CanvasKit, and text.c asks for them every frame)
+    const lines = p.getLineMetrics(), lf = new Float32Array(3 * lines.length);
+    lines.forEach((l, i) => { lf[3 * i] = l.startIndex; lf[3 * i + 1] = l.left; lf[3 * i + 2] = l.width; });
+    const id = TK.put({ p: p, subs: subs, isParagraph: true, lines: lf, end: lines.reduce((a, l) => Math.max(a, l.endIndex), 0),
+                        m: [p.getMaxWidth(), p.getHeight(), p.getLongestLine(), lines.length, p.getMaxIntrinsicWidth()] });
     if (Module.textStats) { Module.textStats.ms += performance.now() - started; Module.textStats.made++; }
     return id;
   },
@@ -277,8 +274,14 @@ mergeInto(LibraryManager.library, {
   ck_par_draw: function (canvas, id, m6) {
     const c = TK.canvas(canvas), o = TK.objs[id];
     if (!c || !o) return;
+    const m = TK.floats(m6, 6);
+    if (m[0] === 1 && m[1] === 0 && m[2] === 0 && m[3] === 1) { // moved only: no transformation to set
+      c.drawParagraph(o.p, m[4], m[5]);
+      for (const s of o.subs) c.drawParagraph(s.p, m[4] + s.x, m[5] + s.y);
+      return;
+    }
     c.save();
-    c.concat(TK.matrix(TK.floats(m6, 6)));
+    c.concat(TK.matrix(m));
     c.drawParagraph(o.p, 0, 0);
     for (const s of o.subs) c.drawParagraph(s.p, s.x, s.y);
     c.restore();
@@ -286,25 +289,15 @@ mergeInto(LibraryManager.library, {
   ck_par_metrics__deps: ['$TK'],
   ck_par_metrics: function (id, out) {
     const o = TK.objs[id];
-    if (!o) return;
-    const f = HEAPF32.subarray(out >> 2, (out >> 2) + 5);
-    f[0] = o.p.getMaxWidth();
-    f[1] = o.p.getHeight();
-    f[2] = o.p.getLongestLine();
-    f[3] = o.p.getLineMetrics().length;
-    f[4] = o.p.getMaxIntrinsicWidth();
+    if (o) HEAPF32.set(o.m, out >> 2);
   },
   ck_par_lines__deps: ['$TK'],
   ck_par_lines: function (id, out, max) {
     const o = TK.objs[id];
     if (!o) return 0;
-    const lines = o.p.getLineMetrics(), f = HEAPF32.subarray(out >> 2, (out >> 2) + 3 * max);
-    for (let i = 0; i < lines.length && i < max; i++) {
-      f[3 * i] = lines[i].startIndex;
-      f[3 * i + 1] = lines[i].left;
-      f[3 * i + 2] = lines[i].width;
-    }
-    return lines.length;
+    const n = o.lines.length / 3;
+    HEAPF32.set(o.lines.subarray(0, 3 * Math.min(n, max)), out >> 2);
+    return n;
   },
   ck_par_index__deps: ['$TK'],
   ck_par_index: function (id, x, y) {
@@ -315,7 +308,7 @@ mergeInto(LibraryManager.library, {
   ck_par_caret: function (id, i, rtl) {
     const CK = TK.ck(), o = TK.objs[id];
     if (!o) return 0;
-    const n = o.p.getLineMetrics().reduce((a, l) => Math.max(a, l.endIndex), 0);
+    const n = o.end;
     if (i < n) {
       const r = o.p.getRectsForRange(i, i + 1, CK.RectHeightStyle.Tight, CK.RectWidthStyle.Tight);
       if (r.length) {

@@ -8,13 +8,13 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 
 const root = path.resolve(process.argv[2] || '.');
-const port = Number(process.argv[3] || 8321);
+const port = Number(process.argv[3] || 8321); // (0: any free port; the line printed names it)
 const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm',
                 '.json': 'application/json', '.ttf': 'font/ttf', '.data': 'application/octet-stream', '.png': 'image/png' };
 
 const gzipped = new Map(); // file -> [mtime, bytes], so a file is compressed once, as a host would store it
 
-http.createServer((req, res) => {
+const server = http.createServer((req, res) => {
   let rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
   if (rel.endsWith('/')) rel += 'index.html';
   const file = path.join(root, rel);
@@ -36,4 +36,5 @@ http.createServer((req, res) => {
     res.writeHead(200, headers);
     res.end(body);
   }
-}).listen(port, '127.0.0.1', () => console.log(`tviz: serving ${root} on http://127.0.0.1:${port}/`));
+});
+server.listen(port, '127.0.0.1', () => console.log(`tviz: serving ${root} on http://127.0.0.1:${server.address().port}/`));

@@ -217,6 +217,34 @@ static int parse(parsed *p, const char *in, int markup, const render_text_style 
 }
 
 // ---------------------------------------------------------------- paragraphs
+// The paragraphs laid out so far, by their key (the text and its style):
+// open addressing on the key's hash. Full: the page's script drops them all
+// (ck_par_clear) and the table starts again, as the desktop's does.
+#define KEPT_SLOTS 8192
+#define KEPT_MAX 3000
+typedef struct { uint64_t hash; char *key; int id; } kept_par;
+static kept_par kept[KEPT_SLOTS];
+static int n_kept;
+
+static uint64_t fnv1a(const char *s) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+static kept_par *kept_slot(const char *key, uint64_t h) {
+    size_t i = (size_t)h & (KEPT_SLOTS - 1);
+    while (kept[i].key && (kept[i].hash != h || strcmp(kept[i].key, key))) i = (i + 1) & (KEPT_SLOTS - 1);
+    return &kept[i];
+}
+
+static void kept_clear(void) {
+    for (int i = 0; i < KEPT_SLOTS; i++) free(kept[i].key);
+    memset(kept, 0, sizeof kept);
+    n_kept = 0;
+    ck_par_clear();
+}
+
 // The kept paragraph of a text in a style (laid out when first asked for);
 // 0 when the markup does not parse. text: its plain text when not NULL (free it).
 static int paragraph(const char *in, int markup, const render_text_style *s, char **text) {
@@ -236,12 +264,13 @@ static int paragraph(const char *in, int markup, const render_text_style *s, cha
     if (!full) return 0;
     memcpy(full, key, lk);
     memcpy(full + lk, in, li + 1);
-    int id = ck_par_find(full);
+    uint64_t h = fnv1a(full);
+    kept_par *slot = kept_slot(full, h);
+    int id = slot->key ? slot->id : 0;
     if (id && !text) { free(full); return id; }
     parsed p;
     if (parse(&p, in, markup, s)) { free(p.text); free(full); return 0; }
     if (!id) {
-        // size, as pango's half-pixel steps
         float style[STYLE_FLOATS] = {0};
         int rtl = s->dir == RENDER_DIR_RTL || (s->dir == RENDER_DIR_AUTO && s->width > 0 && first_strong_rtl(p.text));
         style[0] = (float)(s->width > 0 ? s->width : 0);
@@ -249,9 +278,20 @@ static int paragraph(const char *in, int markup, const render_text_style *s, cha
         style[2] = s->width > 0 ? (s->align == RENDER_ALIGN_CENTER ? 1 : s->align == RENDER_ALIGN_RIGHT ? 2 : 0) : -1; // -1: one line, from the left
         style[3] = (float)rtl;
         style[4] = (float)(p.line_height > 0 ? p.line_height : s->width > 0 ? s->size * (s->dir == RENDER_DIR_RTL ? 1.75 : 1.45) : 0);
-        style[5] = (float)(round(s->size * 2) / 2);
+        style[5] = (float)(round(s->size * 2) / 2); // (pango's half-pixel steps)
         for (int i = 0; i < p.n_runs; i++) p.runs[i * RUN_FLOATS + 3] = (float)(round(p.runs[i * RUN_FLOATS + 3] * 2) / 2);
-        id = ck_par_new(full, p.text, p.runs, p.n_runs, style);
+        if (n_kept >= KEPT_MAX) {
+            kept_clear();
+            slot = kept_slot(full, h);
+        }
+        id = ck_par_new(p.text, p.runs, p.n_runs, style);
+        if (id) {
+            slot->hash = h;
+            slot->key = full;
+            slot->id = id;
+            n_kept++;
+            full = NULL;
+        }
     }
     free(full);
     if (text) *text = p.text;

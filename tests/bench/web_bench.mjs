@@ -21,10 +21,9 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run
 const median = (v) => { const s = [...v].sort((a, b) => a - b); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const SEED = 'I really enjoy learning transformers';
 
-const port = 8900 + (process.pid % 90);
-const server = spawn(process.execPath, ['src/web/serve.mjs', webDir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
-await new Promise((res) => server.stdout.once('data', res));
-const base = `http://127.0.0.1:${port}/`;
+const server = spawn(process.execPath, ['src/web/serve.mjs', webDir, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+process.on('exit', () => server.kill());
+const base = (await new Promise((res) => server.stdout.once('data', res))).toString().match(/http:[^ \n]+/)[0];
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
 
 async function fresh(fragment, viewport, urls) {
@@ -94,7 +93,7 @@ await page.context().close();
 // the base preset (d_model 512, 8 heads, 6 + 6 layers, d_ff 2048), opened from the disk, at 1920 × 1080
 page = await fresh('', { width: 1920, height: 1080 });
 await page.setInputFiles('#file', baseModel);
-await page.waitForFunction(() => window.tviz.state().model === 'base.safetensors');
+await page.waitForFunction(() => window.tviz.state().model === 'base.safetensors', null, { timeout: 60000 }).catch(async (e) => { console.log('base model:', JSON.stringify(await page.evaluate(() => window.tviz.state())).slice(0, 300)); throw e; });
 for (const [what, frag, list] of [
   ['the base preset, all 8 heads', 'stage=enc.0.self_attn.head.0.weights&view=heads', ['ArrowUp', 'ArrowUp', 'ArrowDown', 'ArrowDown']],
   ['the base preset, lines of all 8 heads', 'stage=enc.0.self_attn.head.0.weights&view=lines-heads', ['ArrowUp', 'ArrowUp', 'ArrowDown', 'ArrowDown']],

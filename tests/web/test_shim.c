@@ -108,11 +108,10 @@ int ck_shader_linear(float x0, float y0, float x1, float y1, const float *stops,
     return 300 + ++R.shaders;
 }
 void ck_shader_free(int shader) { (void)shader; R.shaders_freed++; }
-// text: paragraphs are never kept (every call builds one, as a cold cache does); 10 units wide a UTF-16 unit, 20 high
+// text: each paragraph is 10 units wide a UTF-16 unit, 20 high
 static int par_len;
-int ck_par_find(const char *key) { (void)key; return 0; }
-int ck_par_new(const char *key, const char *utf8, const float *runs, int n_runs, const float *style) {
-    (void)key;
+void ck_par_clear(void) {}
+int ck_par_new(const char *utf8, const float *runs, int n_runs, const float *style) {
     snprintf(R.par_text, sizeof R.par_text, "%s", utf8);
     R.par_n_runs = n_runs < 64 ? n_runs : 64;
     memcpy(R.par_runs, runs, sizeof(float) * 12 * (size_t)R.par_n_runs);

@@ -24,10 +24,9 @@ function check(ok, what, detail) {
 }
 
 // ------------------------------------------------------------ the server and the browser
-const port = 8400 + (process.pid % 500);
-const server = spawn(process.execPath, ['src/web/serve.mjs', webDir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
-await new Promise((res) => server.stdout.once('data', res));
-const base = `http://127.0.0.1:${port}/`;
+const server = spawn(process.execPath, ['src/web/serve.mjs', webDir, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+process.on('exit', () => server.kill());
+const base = (await new Promise((res) => server.stdout.once('data', res))).toString().match(/http:[^ \n]+/)[0];
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
                               '--disable-component-update', '--disable-sync'];
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
