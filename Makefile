@@ -349,8 +349,8 @@ WEB_SRC    := $(MODEL_SRC) $(LESSON_SRC) $(filter-out src/render/text.c,$(RENDER
 WEB_OBJ    := $(patsubst src/%.c,$(B)/wasm/%.o,$(WEB_SRC)) $(B)/wasm/cJSON.o
 # (acorn from Debian's node-acorn; emscripten's cache copied where it may write)
 EMCC       := NODE_PATH=/usr/share/nodejs EM_CACHE=$(CURDIR)/$(B)/em-cache emcc
-WEB_CFLAGS := -O2 -std=c11 -Wall -Wextra -Werror -Wno-unknown-pragmas -D_DEFAULT_SOURCE -Isrc/web/include -I$(B)/cjson/include -I$(B)/stb/include
-WEB_LDFLAGS := -O2 -sMODULARIZE=1 -sEXPORT_NAME=createTviz -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB \
+WEB_CFLAGS := -O3 -msimd128 -std=c11 -Wall -Wextra -Werror -Wno-unknown-pragmas -D_DEFAULT_SOURCE -Isrc/web/include -I$(B)/cjson/include -I$(B)/stb/include
+WEB_LDFLAGS := -O3 -msimd128 -sMODULARIZE=1 -sEXPORT_NAME=createTviz -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB \
               -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,FS -sFORCE_FILESYSTEM=1 -sENVIRONMENT=web \
               --js-library src/web/canvaskit.js
 NPM        := $(B)/npm
