@@ -434,6 +434,19 @@ EMSCRIPTEN_KEEPALIVE const char *web_state(void) {
     cJSON_AddNumberToObject(o, "zoom", ses.s.zoom);
     cJSON_AddBoolToObject(o, "presentation", ses.s.presentation);
     cJSON_AddBoolToObject(o, "high_contrast", ses.s.high_contrast);
+    cJSON_AddBoolToObject(o, "help", ses.s.help);
+    cJSON_AddNumberToObject(o, "check", ses.s.check);
+    cJSON_AddBoolToObject(o, "whatif", ses.s.whatif);
+    char parts[64];
+    cJSON_AddStringToObject(o, "without", tf_without_format(ses.r.trace.without, parts, sizeof parts));
+    int pin[2] = {ses.s.pin_row, ses.s.pin_col}, hover[2] = {ses.s.hover_row, ses.s.hover_col};
+    cJSON_AddItemToObject(o, "pinned", cJSON_CreateIntArray(pin, 2));
+    cJSON_AddItemToObject(o, "hover", cJSON_CreateIntArray(hover, 2));
+    cJSON_AddStringToObject(o, "term", ses.s.term);
+    double view[4] = {ses.lay.view.x, ses.lay.view.y, ses.lay.view.w, ses.lay.view.h},
+           prect[4] = {ses.lay.panel.x, ses.lay.panel.y, ses.lay.panel.w, ses.lay.panel.h};
+    cJSON_AddItemToObject(o, "view_rect", cJSON_CreateDoubleArray(view, 4)); // where things are, in points (for tests)
+    cJSON_AddItemToObject(o, "panel_rect", cJSON_CreateDoubleArray(prect, 4));
     static char panel[20000];
     app_world wd;
     app_session_world(&ses, &wd);

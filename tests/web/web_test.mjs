@@ -115,6 +115,65 @@ check(/view=lines/.test(page.url()) && /stage=dec\.1\.cross_attn\.head\.2\.weigh
 const history = await page.evaluate(() => history.length);
 check(history <= 2, 'stepping does not fill the history', history);
 
+// ------------------------------------------------------------ 2b. what the window's other keys and the pointer do
+await follow(page, 'stage=dec.1.cross_attn.head.2.weights');
+let v = (await state(page)).view_rect;
+await page.mouse.move(v[0] + v[2] / 2, v[1] + v[3] / 2);
+await page.waitForTimeout(100);
+s = await state(page);
+check(s.hover[0] >= 0 && s.hover[1] >= 0, 'hovering a cell of the heatmap', JSON.stringify(s.hover));
+await page.mouse.click(v[0] + v[2] / 2, v[1] + v[3] / 2);
+await page.waitForTimeout(100);
+s = await state(page);
+check(s.pinned[0] === s.hover[0] && s.pinned[1] === s.hover[1], 'a click pins its arithmetic card', JSON.stringify(s.pinned));
+// a glossary word of the lesson panel, found by moving over the panel
+const pr = s.panel_rect;
+let term = '';
+for (let y = pr[1] + 20; y < pr[1] + pr[3] - 10 && !term; y += 11)
+  for (let x = pr[0] + 10; x < pr[0] + pr[2] - 10 && !term; x += 24) {
+    await page.mouse.move(x, y);
+    term = (await state(page)).term;
+  }
+check(term !== '', 'hovering a glossary word of the lesson', term);
+for (const [key, test, what] of [
+  ['KeyG', (x) => x.view === 'grid', 'G: every layer and head'],
+  ['KeyG', (x) => x.view !== 'grid', 'G again: back'],
+  ['Digit0', (x) => x.view === 'heads', '0: every head side by side'],
+  ['Digit1', (x) => x.view === 'heatmap', '1: head 1 alone'],
+  ['KeyK', (x) => x.view === 'top-k', 'K: the most likely next tokens'],
+  ['KeyK', (x) => x.view !== 'top-k', 'K again: back'],
+  ['KeyQ', (x) => x.check === 1, 'Q: the self-check questions'],
+  ['KeyQ', (x) => x.check === 2, 'Q again: their answers'],
+  ['KeyP', (x) => x.presentation, 'P: presentation type'],
+  ['KeyH', (x) => x.high_contrast, 'H: high contrast'],
+  ['F1', (x) => x.help, 'F1: every key'],
+  ['Escape', (x) => !x.help, 'Esc: the help goes'],
+  ['KeyW', (x) => x.whatif, 'W: the what-if panel'],
+  ['Digit1', (x) => x.without === 'pe', 'W, then 1: positional encoding switched off'],
+  ['KeyX', (x) => x.view === 'compare', 'X: the stage with and without it'],
+]) {
+  s = await press(page, key);
+  check(test(s), what, `view ${s.view} check ${s.check} without ${s.without} message ${s.message}`);
+}
+await press(page, 'KeyX Digit1 KeyW KeyP KeyH');
+await follow(page, 'stage=enc.0.ffn.hidden');
+v = (await state(page)).view_rect;
+await page.mouse.move(v[0] + v[2] / 2, v[1] + v[3] / 2);
+await page.mouse.wheel(0, -300);
+await page.waitForTimeout(150);
+s = await state(page);
+check(s.zoom > 1, 'the wheel zooms the 10 × 512 matrix', s.zoom);
+await page.mouse.down();
+await page.mouse.move(v[0] + v[2] / 2 - 150, v[1] + v[3] / 2, { steps: 5 });
+await page.mouse.up();
+check(/pan=/.test(page.url()), 'a drag pans it, and the link holds the pan', page.url());
+s = await press(page, 'KeyF');
+check(s.zoom === 1, 'F: fit again', s.zoom);
+s = await press(page, 'F11');
+check(s.fullscreen === true, 'F11: fullscreen', s.fullscreen);
+s = await press(page, 'F11');
+await follow(page, 'stage=src.embed');
+
 // ------------------------------------------------------------ 3. typing a sentence (keys, then an input method's text)
 s = await press(page, 'Tab');
 check(s.editing === 1, 'Tab: typing the source sentence', s.editing);
@@ -122,6 +181,18 @@ await page.keyboard.press('Control+A');
 await page.keyboard.type('She reads the book');
 s = await press(page, 'Enter');
 check(s.src === 'She reads the book' && s.editing === 0, 'a typed sentence is run', s.src);
+// a paste into the sentence
+await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+await page.evaluate(() => navigator.clipboard.writeText('my sister reads a book'));
+await press(page, 'Tab');
+await page.keyboard.press('Control+A');
+await page.keyboard.press('Control+V');
+s = await press(page, 'Enter');
+check(s.src === 'my sister reads a book', 'a pasted sentence is run', s.src);
+await press(page, 'Tab');
+await page.keyboard.press('Control+A');
+await page.keyboard.type('She reads the book');
+s = await press(page, 'Enter');
 check(s.translation === desktop(['translate', 'She reads the book']).trim(), 'its translation is the desktop\'s', s.translation);
 const nativeTrace = JSON.parse(desktop(['trace', '--src', 'She reads the book']));
 check(JSON.stringify(s.src_tokens) === JSON.stringify(nativeTrace.src_tokens), 'its tokens are the desktop\'s', JSON.stringify(s.src_tokens));
