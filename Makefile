@@ -310,7 +310,7 @@ WE     := assets/models/worked-example.safetensors
 WE_SRC := I really enjoy learning transformers
 WE_TGT := من واقعاً از یادگیری ترنسفورمرها لذت می‌برم
 # README's pictures, made by tviz (window under Xvfb, and export).
-screenshots: $(B)/tviz $(MO)
+screenshots: $(B)/tviz $(MO) web
 	sh docs/screenshots.sh $(B)/tviz
 
 # Reference traces from PyTorch (needs Debian's python3-torch; CI does not): post-LN and
