@@ -46,7 +46,7 @@ archives   = $(foreach r,$(2),$(1)/libtviz-$(r).a)
 MO        := $(patsubst po/%.po,build/locale/%/LC_MESSAGES/tviz.mo,$(wildcard po/*.po))
 # Every file with words a learner reads: the window, every view (render), the
 # stage titles and formula glosses (model/trace.c), the handout and export pages.
-POT_SRC   := $(APP_SRC) $(RENDER_SRC) src/model/trace.c src/model/lstm.c src/cli/handout.c src/cli/export.c src/cli/timeline_export.c src/cli/animate.c src/cli/slides.c
+POT_SRC   := $(APP_SRC) src/web/web.c $(RENDER_SRC) src/model/trace.c src/model/lstm.c src/cli/handout.c src/cli/export.c src/cli/timeline_export.c src/cli/animate.c src/cli/slides.c
 TESTS     := $(sort $(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 
 B  := build

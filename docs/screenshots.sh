@@ -50,7 +50,7 @@ DISPLAY=$D "$TVIZ" --model rnn-attn-en-fa --size 1440x900 --keys "C ] ] ]" --scr
 "$TVIZ" export --view side-by-side --model en-fa --model rnn-attn-en-fa --width 1400 -o docs/side-by-side.png
 "$TVIZ" export --view compare-length --model en-fa --model lstm-en-fa --model rnn-attn-en-fa --width 1000 -o docs/compare-length.png
 "$TVIZ" export --lang fa --model lstm-en-fa --stage enc.1.f --width 1000 -o docs/lstm-forget-fa.png
-echo "docs: pictures remade"
 # the browser build (make web) in headless chromium: the picture its own test takes
 node tests/web/web_test.mjs "$TVIZ" build/web build/web-test >/dev/null
 cp build/web-test/web-fa.png docs/browser-fa.png
+echo "docs: pictures remade"
