@@ -84,8 +84,10 @@ EMSCRIPTEN_KEEPALIVE int web_open(const char *model, const char *src, const char
     tf_model m;
     tf_run r;
     tf_err e;
-    if (tf_model_load(&m, path, &e)) {
-        snprintf(message, sizeof message, "%s", e.msg);
+    if (tf_model_load(&m, path, &e)) { // (the loader's reason, in English, to the console; the learner reads it in their language)
+        fprintf(stderr, "tviz: %s: %s\n", model, e.msg);
+        const char *base = strrchr(model, '/') ? strrchr(model, '/') + 1 : model;
+        snprintf(message, sizeof message, _("%s is not a model file tviz can read (the browser's console says why)"), base);
         return -1;
     }
     m.cfg.without |= without;
