@@ -11,7 +11,7 @@ WARN    := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -fopenmp
 # No folder of this checkout is compiled in: tviz finds its data relative to
 # itself (src/io/data.h), from build/ as once installed.
 DEFS    :=
-PKGS    := pangocairo cairo-svg cairo-pdf sdl2 libpng
+PKGS    := pangocairo cairo-svg cairo-pdf sdl2
 PKGCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKGLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 INC     = $(PKGCFLAGS)
@@ -22,7 +22,7 @@ SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 # checks, the man page, and make deb).
 DEB_PKGS := gcc libc6-dev make pkg-config libcjson-dev libcmocka-dev \
             libcairo2-dev libpango1.0-dev fonts-noto-core fonts-dejavu-core \
-            libsdl2-dev libgif-dev libpng-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps \
+            libsdl2-dev libgif-dev libstb-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps \
             clang libclang-rt-14-dev valgrind gettext \
             binutils man-db desktop-file-utils appstream dpkg-dev debhelper lintian
 
@@ -116,6 +116,7 @@ ROOMS_test_stage    := model
 ROOMS_test_lstm     := model
 ROOMS_test_whatif   := model
 ROOMS_test_data     := io
+ROOMS_test_png      := io
 ROOMS_test_corpus   := train model
 ROOMS_test_train    := train model
 ROOMS_test_lstm_train := train model

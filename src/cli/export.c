@@ -1,4 +1,4 @@
-// export.c — `tviz export`: any view of any stage as PNG (libpng),
+// export.c — `tviz export`: any view of any stage as PNG (stb_image_write),
 // SVG or PDF (cairo's surfaces), or every stage and figure into a folder with
 // an index. Never opens a window; needs no display.
 #include "cli.h"

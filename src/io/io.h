@@ -95,14 +95,14 @@ typedef struct {
     io_format fmt;
 } io_picture;
 
-// Draws and encodes a picture: PNG through libpng (io_png_surface), SVG and PDF
+// Draws and encodes a picture: PNG through stb_image_write (io_png_surface), SVG and PDF
 // through cairo. *out is malloc'd. Returns 0, or -1 when out of memory or cairo fails.
 int io_draw(const io_picture *p, unsigned char **out, size_t *n);
 // Any drawing as a picture: fn draws w × h units on cr (a PNG has scale
 // pixels per unit). *out is malloc'd. Returns 0, or -1.
 typedef void (*io_draw_fn)(cairo_t *cr, void *ctx, double w, double h);
 int io_draw_with(io_format fmt, double w, double h, double scale, io_draw_fn fn, void *ctx, unsigned char **out, size_t *n);
-// Encodes an image surface (premultiplied ARGB32) as PNG with libpng at zlib level 1.
+// Encodes an ARGB32 image surface as PNG (io_png_encode, png.h). Returns 0, or -1.
 int io_png_surface(cairo_surface_t *sf, unsigned char **out, size_t *n);
 
 // ---------------------------------------------------------------- animated GIF (gif.c, giflib)
