@@ -198,6 +198,33 @@ static void transparent(void **state) {
     free(px);
 }
 
+// png/many-small: 500 small pictures of every size from 1 × 1 (a row of
+// fewer bytes than a match, matches ending at the last byte), runs and noise
+// mixed, half of them translucent, read back by cairo.
+static void many_small(void **state) {
+    (void)state;
+    uint32_t s = 88172645u;
+    for (int k = 0; k < 500; k++) {
+        int w = 1 + (int)(xorshift(&s) % 40), h = 1 + (int)(xorshift(&s) % 30), stride = w * 4 + 4 * (int)(xorshift(&s) % 3);
+        int translucent = k % 2, noise = (int)(xorshift(&s) % 100);
+        unsigned char *px = malloc((size_t)stride * h);
+        assert_non_null(px);
+        uint32_t run = 0xff000000u | xorshift(&s);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                if ((int)(xorshift(&s) % 100) < noise) run = 0xff000000u | xorshift(&s);
+                uint32_t a = translucent ? xorshift(&s) % 256 : 255, r = run >> 16 & 255, g = run >> 8 & 255, b = run & 255;
+                put(px, stride, x, y, a << 24 | (r * a + 127) / 255 << 16 | (g * a + 127) / 255 << 8 | (b * a + 127) / 255);
+            }
+        unsigned char *png;
+        size_t n;
+        assert_int_equal(io_png_encode(px, w, h, stride, &png, &n), 0);
+        cairo_matches(png, n, px, w, h, stride);
+        free(png);
+        free(px);
+    }
+}
+
 // png/one-pixel and png/bad-size: the smallest picture; sizes refused before any work.
 static void sizes(void **state) {
     (void)state;
@@ -219,6 +246,7 @@ int main(void) {
         cmocka_unit_test(opaque),
         cmocka_unit_test(last_pixel_translucent),
         cmocka_unit_test(transparent),
+        cmocka_unit_test(many_small),
         cmocka_unit_test(sizes),
     };
     return cmocka_run_group_tests_name("png", tests, NULL, NULL);

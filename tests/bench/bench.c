@@ -127,12 +127,14 @@ int main(int argc, char **argv) {
             FILE *py = popen("/usr/bin/python3 tests/bench/heatmap_matplotlib.py build/bench-heatmap.json 9 2>&1", "r");
             char line[300] = "";
             double mpl = 0;
+            long mpl_bytes = 0;
             if (py) {
                 if (!fgets(line, sizeof line, py)) line[0] = 0;
                 pclose(py);
             }
-            if (sscanf(line, "median_ms %lf", &mpl) == 1 && mpl > 0)
-                printf("  matplotlib, the same figure as PNG: %.1f ms (median of 9): tviz is %.1fx faster (goal: <= 10 ms and >= 10x)\n", mpl, mpl / png_ms);
+            if (sscanf(line, "median_ms %lf bytes %ld", &mpl, &mpl_bytes) == 2 && mpl > 0)
+                printf("  matplotlib, the same figure as PNG: %.1f ms (%ld KB; median of 9): tviz is %.1fx faster (goal: <= 10 ms and >= 10x)\n", mpl,
+                       mpl_bytes / 1024, mpl / png_ms);
             else printf("  matplotlib: skipped (%s)", line[0] ? line : "no python3\n");
         }
         // The window's frame at 1920 × 1080 (drawing only, as app_draw does it
