@@ -15,7 +15,7 @@ PKGS    := pangocairo cairo-svg cairo-pdf sdl2
 PKGCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKGLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 INC     = $(PKGCFLAGS)
-LDLIBS  = -lcjson -lm -fopenmp $(PKGLIBS) -lgif
+LDLIBS  = -lcjson -lm -fopenmp $(PKGLIBS) -lgif -lz
 SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Debian packages the build and tests need (then: make install's checks, the
@@ -23,7 +23,7 @@ SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 # Node.js's package manager, installed from Debian when the machine has none).
 DEB_PKGS := gcc libc6-dev make pkg-config libcjson-dev libcmocka-dev \
             libcairo2-dev libpango1.0-dev fonts-noto-core fonts-dejavu-core \
-            libsdl2-dev libgif-dev libstb-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps \
+            libsdl2-dev libgif-dev libstb-dev zlib1g-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps \
             clang libclang-rt-14-dev valgrind gettext \
             binutils man-db desktop-file-utils appstream dpkg-dev debhelper lintian \
             emscripten chromium
@@ -128,7 +128,7 @@ ROOMS_test_arith    := render model
 ROOMS_test_i18n     := io render lesson model
 rooms_of    = $(if $(ROOMS_$(1)),$(filter $(ROOMS_$(1)),$(ROOMS)),$(ROOMS))
 RENDER_LIBS = $(shell pkg-config --libs pangocairo 2>/dev/null)
-libs_of     = -lcjson -lm -fopenmp $(if $(filter app cli io,$(1)),$(PKGLIBS) -lgif,$(if $(filter render,$(1)),$(RENDER_LIBS)))
+libs_of     = -lcjson -lm -fopenmp $(if $(filter app cli io,$(1)),$(PKGLIBS) -lgif -lz,$(if $(filter render,$(1)),$(RENDER_LIBS)))
 
 # $(call test_rules,build dir,flags,test)
 define test_rules
@@ -346,10 +346,12 @@ train-fixtures: $(B)/tviz
 WEB        := $(B)/web
 WEB_SRC    := $(MODEL_SRC) $(LESSON_SRC) $(filter-out src/render/text.c,$(RENDER_SRC)) \
               $(filter-out src/app/app.c,$(APP_SRC)) src/io/data.c src/io/io.c src/io/timeline.c src/io/png.c $(wildcard src/web/*.c)
-WEB_OBJ    := $(patsubst src/%.c,$(B)/wasm/%.o,$(WEB_SRC)) $(B)/wasm/cJSON.o
+ZLIB_SRC   := adler32 compress crc32 deflate trees zutil
+WEB_OBJ    := $(patsubst src/%.c,$(B)/wasm/%.o,$(WEB_SRC)) $(B)/wasm/cJSON.o $(patsubst %,$(B)/wasm/zlib/%.o,$(ZLIB_SRC))
 # (acorn from Debian's node-acorn; emscripten's cache copied where it may write)
 EMCC       := NODE_PATH=/usr/share/nodejs EM_CACHE=$(CURDIR)/$(B)/em-cache emcc
-WEB_CFLAGS := -O3 -msimd128 -std=c11 -Wall -Wextra -Werror -Wno-unknown-pragmas -D_DEFAULT_SOURCE -Isrc/web/include -I$(B)/cjson/include -I$(B)/stb/include
+WEB_CFLAGS := -O3 -msimd128 -std=c11 -Wall -Wextra -Werror -Wno-unknown-pragmas -D_DEFAULT_SOURCE -Isrc/web/include -I$(B)/cjson/include -I$(B)/stb/include \
+              -I$(B)/zlib/include
 WEB_LDFLAGS := -O3 -msimd128 -sMODULARIZE=1 -sEXPORT_NAME=createTviz -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB \
               -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,FS -sFORCE_FILESYSTEM=1 -sENVIRONMENT=web \
               --js-library src/web/canvaskit.js
@@ -363,10 +365,16 @@ FONTS      := /usr/share/fonts/truetype/noto/NotoSans-Regular.ttf /usr/share/fon
 $(B)/em-cache/.ok: $(B)/.deps
 	@rm -rf $(B)/em-cache && mkdir -p $(B)/em-cache && cp -r /usr/share/emscripten/cache/. $(B)/em-cache/ && touch $@
 
-# cJSON from Debian's own source package (src/web/get-cjson.sh: apt-get source, privately)
-$(B)/cjson/include/cjson/cJSON.h: src/web/get-cjson.sh $(B)/.deps
-	sh src/web/get-cjson.sh $(B)/cjson
+# cJSON and zlib from Debian's own source packages (src/web/get-source.sh: apt-get source, privately)
+$(B)/cjson/include/cjson/cJSON.h: src/web/get-source.sh $(B)/.deps
+	sh src/web/get-source.sh cjson $(B)/cjson
 	mkdir -p $(dir $@) && cp $(B)/cjson/cjson-*/cJSON.h $@ && cp $(B)/cjson/cjson-*/cJSON.c $(B)/cjson/cJSON.c
+$(B)/zlib/include/zlib.h: src/web/get-source.sh $(B)/.deps
+	sh src/web/get-source.sh zlib $(B)/zlib
+	mkdir -p $(dir $@) && cp $(B)/zlib/zlib-*/zlib.h $(B)/zlib/zlib-*/zconf.h $(dir $@)
+$(B)/wasm/zlib/%.o: $(B)/zlib/include/zlib.h $(B)/em-cache/.ok
+	@mkdir -p $(dir $@)
+	$(EMCC) -O3 -I$(B)/zlib/include -c -o $@ $$(ls -d $(B)/zlib/zlib-*/ | head -1)$*.c
 
 # stb_image_write, header-only, from Debian's libstb-dev (only its folder on the include path: not the system's C headers)
 $(B)/stb/include/stb: $(B)/.deps
@@ -376,7 +384,8 @@ $(B)/wasm/cJSON.o: $(B)/cjson/include/cjson/cJSON.h $(B)/em-cache/.ok
 	@mkdir -p $(dir $@)
 	$(EMCC) -O2 -std=c89 -I$(B)/cjson/include/cjson -c -o $@ $(B)/cjson/cJSON.c
 
-$(B)/wasm/%.o: src/%.c $(HDRS) $(wildcard src/web/*.h src/web/include/*.h) $(B)/cjson/include/cjson/cJSON.h $(B)/stb/include/stb $(B)/em-cache/.ok
+$(B)/wasm/%.o: src/%.c $(HDRS) $(wildcard src/web/*.h src/web/include/*.h) $(B)/cjson/include/cjson/cJSON.h $(B)/stb/include/stb \
+               $(B)/zlib/include/zlib.h $(B)/em-cache/.ok
 	@mkdir -p $(dir $@)
 	$(EMCC) $(WEB_CFLAGS) -c -o $@ $<
 
