@@ -52,7 +52,7 @@ TESTS     := $(sort $(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 B  := build
 BA := build/asan
 
-.PHONY: all run test test-unit check-sanitize test-asan fuzz fuzz-smoke soak valgrind bench deps fixtures train-fixtures en-fa worked-example screenshots pot clean \
+.PHONY: all run test test-suites test-unit check-sanitize test-asan fuzz fuzz-smoke soak valgrind bench deps fixtures train-fixtures en-fa worked-example screenshots pot clean \
         lstm-fixtures lstm-train-fixtures lstm-en-fa rnn-attn-en-fa \
         en-fa-no-pe en-fa-no-mask en-fa-pre-ln \
         install uninstall test-install deb web serve
@@ -156,7 +156,12 @@ $(B)/mkbad: tests/mkbad.c $(B)/.deps
 run: $(B)/tviz $(MO)
 	./$(B)/tviz
 
-test: test-unit test-install deb check-sanitize fuzz-smoke valgrind test-web
+# Two suites at a time (most are one process after another, so each keeps a
+# core busy); each suite's output is printed whole when it ends.
+TEST_SUITES := check-sanitize test-unit test-web deb test-install fuzz-smoke valgrind
+test:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-suites
+test-suites: $(TEST_SUITES)
 
 test-unit: $(B)/tviz $(MO) $(B)/mkbad $(addprefix $(B)/,$(TESTS)) $(B)/test_shim
 	@for t in $(TESTS) test_shim; do ./$(B)/$$t || exit 1; done

@@ -113,10 +113,9 @@ grep -q "^tviz: lessons: not found (../share/tviz/lessons beside the program); s
 grep -q "no shipped models (TVIZ_DATA_DIR/models)" "$T/err" && ok || bad "TVIZ_DATA_DIR naming no folder: $(cat "$T/err")"
 
 # ---- the window, under Xvfb: the installed lessons and Persian interface, a screenshot, Ctrl+S
-for n in 81 82 83 84 85 86 87 88; do [ -e /tmp/.X11-unix/X$n ] || { DPY=:$n; break; }; done
-Xvfb "$DPY" -screen 0 1280x800x24 -nolisten tcp >"$T/xvfb.log" 2>&1 &
-XPID=$!
-for i in 1 2 3 4 5 6 7 8 9 10; do [ -e "/tmp/.X11-unix/X${DPY#:}" ] && break; sleep 0.3; done
+. "$(dirname "$0")/xvfb.sh"
+xvfb_start 1280x800x24 "$T/xvfb.log"
+DPY=$XVFB_DISPLAY
 (cd "$E" && DISPLAY=$DPY timeout 120 "$I" --size 800x600 --lang fa --keys "C" --screenshot shot.png --report --quit) >"$T/out" 2>"$T/err" ||
     bad "the installed window did not open: $(cat "$T/err")"
 [ "$(png_size "$E/shot.png")" = 800x600 ] && ok || bad "screenshot size $(png_size "$E/shot.png" 2>&1)"

@@ -8,11 +8,10 @@ TVIZ=${1:-build/tviz}
 TVIZ=$(cd "$(dirname "$TVIZ")" && pwd)/$(basename "$TVIZ")
 SUPP=$(cd "$(dirname "$0")" && pwd)/valgrind.supp
 T=$(mktemp -d /tmp/tviz-vg-XXXXXX)
-for n in 81 82 83 84 85 86 87 88; do [ -e /tmp/.X11-unix/X$n ] || { D=:$n; break; }; done
-Xvfb "$D" -screen 0 1280x800x24 -nolisten tcp >"$T/xvfb.log" 2>&1 &
-XPID=$!
+. "$(dirname "$0")/xvfb.sh"
+xvfb_start 1280x800x24 "$T/xvfb.log"
+D=$XVFB_DISPLAY
 trap 'kill $XPID 2>/dev/null; rm -rf "$T"' EXIT
-for i in 1 2 3 4 5 6 7 8 9 10; do [ -e "/tmp/.X11-unix/X${D#:}" ] && break; sleep 0.3; done
 VG="valgrind --keep-debuginfo=yes --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite --num-callers=30 --suppressions=$SUPP"
 rc=0
 cd "$T" || exit 1

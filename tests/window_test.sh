@@ -13,11 +13,10 @@ ok()  { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # a private X server
-for n in 91 92 93 94 95 96 97 98; do [ -e /tmp/.X11-unix/X$n ] || { D=:$n; break; }; done
-Xvfb "$D" -screen 0 1600x1000x24 -nolisten tcp >"$T/xvfb.log" 2>&1 &
-XPID=$!
+. "$(dirname "$0")/xvfb.sh"
+xvfb_start 1600x1000x24 "$T/xvfb.log"
+D=$XVFB_DISPLAY
 trap 'kill $XPID 2>/dev/null; rm -rf "$T"' EXIT
-for i in 1 2 3 4 5 6 7 8 9 10; do [ -e "/tmp/.X11-unix/X${D#:}" ] && break; sleep 0.3; done
 export DISPLAY=$D
 unset SDL_VIDEODRIVER
 
