@@ -156,6 +156,13 @@ for (const [key, test, what] of [
   check(test(s), what, `view ${s.view} check ${s.check} without ${s.without} message ${s.message}`);
 }
 await press(page, 'KeyX Digit1 KeyW KeyP KeyH');
+// greedy decoding one token at a time
+const whole = (await state(page)).tgt_tokens.length;
+s = await press(page, 'BracketLeft BracketLeft');
+check(s.tgt_tokens.length === whole - 2, '[ [: two tokens less of the greedy decoding', `${s.tgt_tokens.length} of ${whole}`);
+s = await press(page, 'BracketRight');
+check(s.tgt_tokens.length === whole - 1, ']: one more', `${s.tgt_tokens.length} of ${whole}`);
+await follow(page, 'stage=dec.1.cross_attn.head.2.weights&src=' + encodeURIComponent('I really enjoy learning transformers'));
 await follow(page, 'stage=enc.0.ffn.hidden');
 v = (await state(page)).view_rect;
 await page.mouse.move(v[0] + v[2] / 2, v[1] + v[3] / 2);
