@@ -157,10 +157,11 @@ run: $(B)/tviz $(MO)
 	./$(B)/tviz
 
 # Two suites at a time (most are one process after another, so each keeps a
-# core busy); each suite's output is printed whole when it ends.
+# core busy), each tviz on one thread (OpenMP's threads would only wait for
+# the other suite's core); each suite's output is printed whole when it ends.
 TEST_SUITES := check-sanitize test-unit test-web deb test-install fuzz-smoke valgrind
 test:
-	@$(MAKE) --no-print-directory -j2 --output-sync=target test-suites
+	@OMP_NUM_THREADS=1 $(MAKE) --no-print-directory -j2 --output-sync=target test-suites
 test-suites: $(TEST_SUITES)
 
 test-unit: $(B)/tviz $(MO) $(B)/mkbad $(addprefix $(B)/,$(TESTS)) $(B)/test_shim
