@@ -228,10 +228,9 @@
     document.title = ui.title;
   }
 
+  // Another model, the view staying (the model menu; a file the learner opens): a link naming only the model.
   async function openModel(name) {
-    const s = JSON.parse(api.state());
-    const r = await withFiles(() => api.open(name, s.src, s.tgt, 0));
-    if (r < 0) api.status(3, api.message());
+    await withFiles(() => api.start('model=' + encodeURIComponent(name)));
     act(DRAW | LINK);
   }
 
@@ -240,9 +239,7 @@
     const safe = file.name.replace(/[^A-Za-z0-9._-]/g, '_');
     mkdirs('/data/user');
     M.FS.writeFile('/data/user/' + safe, bytes);
-    const s = JSON.parse(api.state());
-    if (api.open('/data/user/' + safe, s.src, s.tgt, 0) < 0) api.status(3, api.message());
-    act(DRAW | LINK);
+    await openModel('/data/user/' + safe);
   }
 
   // ------------------------------------------------------------ start
@@ -277,7 +274,6 @@
     api = {
       init: c('web_init', null, []),
       start: c('web_start', 'number', ['string']),
-      open: c('web_open', 'number', ['string', 'string', 'string', 'number']),
       frame: c('web_frame', 'number', ['number', 'number', 'number']),
       key: c('web_key', 'number', ['string', 'string', 'number', 'number']),
       edit: c('web_edit', 'number', ['string', 'number']),

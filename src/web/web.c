@@ -39,7 +39,7 @@ static int have_ses;
 static cairo_surface_t *screen;
 static int screen_w, screen_h;
 static char needs[512];        // a file (under /data) the last call needs
-static char message[600];      // web_open's last error
+static char message[600];      // why the first view could not be opened
 static char *out;              // the last string handed to the page
 
 static const char *keep(char *s) {
@@ -69,13 +69,19 @@ EMSCRIPTEN_KEEPALIVE void web_init(void) {
 EMSCRIPTEN_KEEPALIVE const char *web_needs(void) { return needs; }
 EMSCRIPTEN_KEEPALIVE const char *web_message(void) { return message; }
 
-// Opens a model (a shipped one by name, or a path under /data) on the
-// sentences, in lang, keeping what the view was (its stage, mode, language)
-// when a session is open. 0; -1 with web_message set (the session shown
-// stays); WEB_NEED when the model's file is still to be fetched.
-EMSCRIPTEN_KEEPALIVE int web_open(const char *model, const char *src, const char *tgt, int without) {
+// The loader's reason stays in English, on the console; the learner reads
+// that the file is not a model, in their language.
+static void not_a_model(const char *model, const char *detail, char *why, size_t n) {
+    fprintf(stderr, "tviz: %s: %s\n", model, detail);
+    const char *base = strrchr(model, '/') ? strrchr(model, '/') + 1 : model;
+    snprintf(why, n, _("%s is not a model file tviz can read (the browser's console says why)"), base);
+}
+
+// The first view: a model (a shipped one by name, or a file under /data) on
+// the default sentence, in English; a link then shows the rest. 0, -1
+// (web_message says why), or WEB_NEED while the model's file is to be fetched.
+static int first_view(const char *model) {
     char path[4096];
-    needs[0] = message[0] = 0;
     if (strchr(model, '/')) snprintf(path, sizeof path, "%s", model);
     else if (io_shipped_model(model, path, sizeof path)) {
         snprintf(needs, sizeof needs, "/data/models/%.200s.safetensors", model);
@@ -84,37 +90,18 @@ EMSCRIPTEN_KEEPALIVE int web_open(const char *model, const char *src, const char
     tf_model m;
     tf_run r;
     tf_err e;
-    if (tf_model_load(&m, path, &e)) { // (the loader's reason, in English, to the console; the learner reads it in their language)
-        fprintf(stderr, "tviz: %s: %s\n", model, e.msg);
-        const char *base = strrchr(model, '/') ? strrchr(model, '/') + 1 : model;
-        snprintf(message, sizeof message, _("%s is not a model file tviz can read (the browser's console says why)"), base);
-        return -1;
-    }
-    m.cfg.without |= without;
-    if (tf_run_sentence(&r, &m, src, tgt && *tgt ? tgt : NULL, &e)) {
+    if (tf_model_load(&m, path, &e)) { not_a_model(model, e.msg, message, sizeof message); return -1; }
+    if (tf_run_sentence(&r, &m, IO_DEFAULT_SENTENCE, NULL, &e)) {
         snprintf(message, sizeof message, "%s", e.msg);
         tf_model_free(&m);
         return -1;
     }
-    app_state keep_s = ses.s;
-    int had = have_ses;
-    if (have_ses) app_session_free(&ses);
-    app_session_open(&ses, &m, &r, path, src, tgt, without, 0);
+    app_session_open(&ses, &m, &r, path, IO_DEFAULT_SENTENCE, NULL, 0, 0);
     have_ses = 1;
     snprintf(ses.given_model, sizeof ses.given_model, "%s", model);
     if (!strchr(model, '/')) snprintf(ses.model_name, sizeof ses.model_name, "%.200s", model);
     char err[900];
-    const char *lang = had ? keep_s.lang : "en";
-    if (app_session_lesson(&ses, lang, err, sizeof err)) fprintf(stderr, "tviz: %s\n", err);
-    if (had) { // the view stays where it was, as when the sentence changes
-        snprintf(ses.s.stage_id, sizeof ses.s.stage_id, "%s", keep_s.stage_id);
-        ses.s.mode = keep_s.mode;
-        ses.s.presentation = keep_s.presentation;
-        ses.s.high_contrast = keep_s.high_contrast;
-        app_state_attach(&ses.s, &ses.r.trace);
-    }
-    if (ses.r.n_src_unk + ses.r.n_tgt_unk) app_state_message(&ses.s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
-    ses.dirty = 1;
+    if (app_session_lesson(&ses, "en", err, sizeof err)) fprintf(stderr, "tviz: %s\n", err);
     return 0;
 }
 
@@ -129,7 +116,7 @@ static const char *default_model(const char *lang) {
 // stays, or (nothing open yet) on the default view, opened for it.
 static int refuse(const char *why) {
     if (!have_ses) {
-        int rc = web_open(default_model("en"), IO_DEFAULT_SENTENCE, "", 0);
+        int rc = first_view(default_model("en"));
         if (rc) return rc; // (WEB_NEED: fetched, then the link is tried again and refused again)
     }
     app_state_message(&ses.s, 1, "%s", why);
@@ -142,6 +129,8 @@ static int refuse(const char *why) {
 // fetched first when it is not here yet: WEB_NEED), then the rest as the
 // desktop's --open does (app_session_open_link). A link that cannot be
 // opened keeps the view there was and says why (WEB_DRAW); 0 when opened.
+// The page's model menu and a file the learner opens are links too
+// ("model=en-ar", "model=/data/user/my.safetensors"): the view stays.
 EMSCRIPTEN_KEEPALIVE int web_start(const char *fragment) {
     app_link l;
     char why[700], path[4096];
@@ -173,14 +162,15 @@ EMSCRIPTEN_KEEPALIVE int web_start(const char *fragment) {
         }
     }
     if (!have_ses) { // the first view: its model on the default sentence, then the link on it
-        int rc = web_open(model, IO_DEFAULT_SENTENCE, "", 0);
+        int rc = first_view(model);
         if (rc) return rc < 0 ? refuse(message) : rc;
         other = 0;
     }
     tf_model m;
     tf_err e;
     if (other && tf_model_load(&m, path, &e)) {
-        link_bad_model(model, e.msg, why, sizeof why);
+        if (strchr(model, '/')) not_a_model(model, e.msg, why, sizeof why); // (a file of the learner's)
+        else link_bad_model(model, e.msg, why, sizeof why);
         return refuse(why);
     }
     if (app_session_open_link(&ses, &l, other ? &m : NULL, path, model, 0, why, sizeof why)) {
