@@ -10,7 +10,7 @@
   const input = document.getElementById('typing');
   const bar = { model: document.getElementById('model'), open: document.getElementById('open'), file: document.getElementById('file'),
                 lang: document.getElementById('lang'), fullscreen: document.getElementById('fullscreen') };
-  const NEED = 16, DRAW = 1, HANDLED = 2, EXPORT = 4, FULLSCREEN = 8, LINK = 32;
+  const NEED = 16, DRAW = 1, HANDLED = 2, EXPORT = 4, FULLSCREEN = 8, LINK = 32, COPY = 64;
   let M = null, api = null, manifest = null, drawn = false, firstFrameMs = -1, lastLink = '';
   // what a benchmark reads (window.tviz.timing()): the last key's press to its frame drawn, and that frame's parts
   const timing = { frames: 0, key_to_frame_ms: -1, frame_ms: -1, text_ms: 0, paragraphs: 0 };
@@ -147,6 +147,10 @@
       if (!want && document.fullscreenElement) document.exitFullscreen().catch(() => {});
     }
     if (bits & LINK) syncLink();
+    if (bits & COPY) { // Ctrl+C: the whole address of the view, for a course page
+      syncLink();
+      navigator.clipboard.writeText(location.href).then(() => api.status(4, ''), () => api.status(5, '')).then(schedule);
+    }
     if (bits & (DRAW | LINK | EXPORT)) schedule();
     typingFocus();
   }

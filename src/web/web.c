@@ -189,13 +189,16 @@ EMSCRIPTEN_KEEPALIVE const char *web_link(void) {
 }
 
 // The page's own news on the status line: 1 downloading a file, 2 it could
-// not be downloaded, 3 a message already in the learner's words, 0 none.
+// not be downloaded, 3 a message already in the learner's words, 4 the
+// view's address copied (Ctrl+C), 5 it could not be, 0 none.
 EMSCRIPTEN_KEEPALIVE void web_status(int kind, const char *what) {
     if (!have_ses) return;
     const char *base = strrchr(what, '/') ? strrchr(what, '/') + 1 : what;
     if (kind == 1) app_state_message(&ses.s, 0, _("Downloading %s…"), base);
     else if (kind == 2) app_state_message(&ses.s, 1, _("could not download %s; check the connection and try again"), base);
     else if (kind == 3) app_state_message(&ses.s, 1, "%s", what);
+    else if (kind == 4) app_state_message(&ses.s, 0, "%s", _("The address of this view is copied: paste it in a course page or a message"));
+    else if (kind == 5) app_state_message(&ses.s, 1, "%s", _("the browser did not let tviz copy the address; copy it from the address bar"));
     else ses.s.message[0] = 0;
     ses.dirty = 1;
 }

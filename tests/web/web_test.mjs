@@ -190,6 +190,10 @@ s = await press(page, 'Enter');
 check(s.src === 'She reads the book' && s.editing === 0, 'a typed sentence is run', s.src);
 // a paste into the sentence
 await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+s = await press(page, 'Control+KeyC');
+await page.waitForTimeout(100);
+const copied = await page.evaluate(() => navigator.clipboard.readText());
+check(copied === page.url(), 'Ctrl+C copies the address of the view', copied);
 await page.evaluate(() => navigator.clipboard.writeText('my sister reads a book'));
 await press(page, 'Tab');
 await page.keyboard.press('Control+A');
