@@ -15,7 +15,12 @@ PKGS    := pangocairo cairo-svg cairo-pdf sdl2
 PKGCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKGLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 INC     = $(PKGCFLAGS)
-LDLIBS  = -lcjson -lm -fopenmp $(PKGLIBS) -lgif -lz
+CXX     ?= g++
+# src/model/spm.cc, the C interface over Debian's libsentencepiece (C++): the
+# one C++ file; everything links it with the C++ runtime.
+CXXWARN := -std=c++17 -Wall -Wextra -Werror
+SPM_LIBS := -lsentencepiece -lstdc++
+LDLIBS  = -lcjson -lm -fopenmp $(SPM_LIBS) $(PKGLIBS) -lgif -lz
 SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Debian packages the build and tests need (then: make install's checks, the
@@ -23,19 +28,20 @@ SAN     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 # Node.js's package manager, installed from Debian when the machine has none).
 DEB_PKGS := gcc libc6-dev make pkg-config libcjson-dev libcmocka-dev \
             libcairo2-dev libpango1.0-dev fonts-noto-core fonts-dejavu-core \
-            libsdl2-dev libgif-dev libstb-dev zlib1g-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps \
+            libsdl2-dev libgif-dev libstb-dev zlib1g-dev libsentencepiece-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps \
             clang libclang-rt-14-dev valgrind gettext \
             binutils man-db desktop-file-utils appstream dpkg-dev debhelper lintian \
             emscripten chromium
 
 MODEL_SRC  := $(wildcard src/model/*.c)
+MODEL_CXX  := $(wildcard src/model/*.cc)
 RENDER_SRC := $(wildcard src/render/*.c)
 LESSON_SRC := $(wildcard src/lesson/*.c)
 CLI_SRC    := $(wildcard src/cli/*.c)
 APP_SRC    := $(wildcard src/app/*.c)
 TRAIN_SRC  := $(wildcard src/train/*.c)
 IO_SRC     := $(wildcard src/io/*.c)
-LIB_SRC    := $(MODEL_SRC) $(TRAIN_SRC) $(RENDER_SRC) $(LESSON_SRC) $(IO_SRC) $(CLI_SRC) $(APP_SRC)
+LIB_SRC    := $(MODEL_SRC) $(MODEL_CXX) $(TRAIN_SRC) $(RENDER_SRC) $(LESSON_SRC) $(IO_SRC) $(CLI_SRC) $(APP_SRC)
 HDRS      := $(wildcard src/*/*.h)
 # Each room (folder of src/) is an archive, build/libtviz-<room>.a (and
 # build/asan/…); ROOMS is the link order: a room uses only those after it.
@@ -91,9 +97,17 @@ $(BA)/obj/%.o: src/%.c $(HDRS) $(B)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) $(WARN) $(DEFS) $(INC) -c -o $@ $<
 
+$(B)/obj/%.o: src/%.cc $(HDRS) $(B)/.deps
+	@mkdir -p $(dir $@)
+	$(CXX) $(CFLAGS) $(CXXWARN) -c -o $@ $<
+
+$(BA)/obj/%.o: src/%.cc $(HDRS) $(B)/.deps
+	@mkdir -p $(dir $@)
+	$(CXX) $(SAN) $(CXXWARN) -c -o $@ $<
+
 # (rm first: ar only adds and replaces members; an empty room is an empty archive)
 define room_rules
-$(1)/libtviz-$(2).a: $(patsubst src/%.c,$(1)/obj/%.o,$(call room_src,$(2)))
+$(1)/libtviz-$(2).a: $(patsubst src/%.cc,$(1)/obj/%.o,$(patsubst src/%.c,$(1)/obj/%.o,$(call room_src,$(2))))
 	@mkdir -p $$(@D)
 	@rm -f $$@
 	$$(AR) rcs $$@ $$^
@@ -118,6 +132,7 @@ ROOMS_test_weights  := model
 ROOMS_test_stage    := model
 ROOMS_test_lstm     := model
 ROOMS_test_whatif   := model
+ROOMS_test_marian   := model
 ROOMS_test_data     := io
 ROOMS_test_png      := io
 ROOMS_test_corpus   := train model
@@ -128,7 +143,7 @@ ROOMS_test_arith    := render model
 ROOMS_test_i18n     := io render lesson model
 rooms_of    = $(if $(ROOMS_$(1)),$(filter $(ROOMS_$(1)),$(ROOMS)),$(ROOMS))
 RENDER_LIBS = $(shell pkg-config --libs pangocairo 2>/dev/null)
-libs_of     = -lcjson -lm -fopenmp $(if $(filter app cli io,$(1)),$(PKGLIBS) -lgif -lz,$(if $(filter render,$(1)),$(RENDER_LIBS)))
+libs_of     = -lcjson -lm -fopenmp $(SPM_LIBS) $(if $(filter app cli io,$(1)),$(PKGLIBS) -lgif -lz,$(if $(filter render,$(1)),$(RENDER_LIBS)))
 
 # $(call test_rules,build dir,flags,test)
 define test_rules
@@ -206,22 +221,26 @@ BF           := build/fuzz
 FUZZ_CFLAGS  := -g -O1 -std=c11 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-source-uses-openmp -D_DEFAULT_SOURCE \
                 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_SRC     := $(MODEL_SRC) src/train/corpus.c src/train/lexicon.c $(LESSON_SRC) src/render/lessonval.c src/render/text.c src/render/textfmt.c
-FUZZ_OBJ     := $(patsubst src/%.c,$(BF)/obj/%.o,$(FUZZ_SRC))
+FUZZ_OBJ     := $(patsubst src/%.c,$(BF)/obj/%.o,$(FUZZ_SRC)) $(patsubst src/%.cc,$(BF)/obj/%.o,$(MODEL_CXX))
 .SECONDARY: $(FUZZ_OBJ)
 
 $(BF)/obj/%.o: src/%.c $(HDRS) $(B)/.deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEFS) $(PKGCFLAGS) -c -o $@ $<
 
+$(BF)/obj/%.o: src/%.cc $(HDRS) $(B)/.deps
+	@mkdir -p $(dir $@)
+	clang++ $(filter-out -std=c11,$(FUZZ_CFLAGS)) -std=c++17 -c -o $@ $<
+
 $(BF)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKGCFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) -lcjson -lm $(shell pkg-config --libs pangocairo 2>/dev/null)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKGCFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) -lcjson -lm $(SPM_LIBS) $(shell pkg-config --libs pangocairo 2>/dev/null)
 
 # The link of a view opens on the window's state (src/app: link.c, state.c, and
 # draw.c, which state.c asks where things are), so it links every view too.
 FUZZ_LINK_OBJ := $(patsubst src/%.c,$(BF)/obj/%.o,$(filter-out $(FUZZ_SRC),$(RENDER_SRC)) src/app/state.c src/app/draw.c src/app/link.c)
 .SECONDARY: $(FUZZ_LINK_OBJ)
 $(BF)/fuzz_link: tests/fuzz/fuzz_link.c tests/fuzz/fuzz.h $(FUZZ_OBJ) $(FUZZ_LINK_OBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKGCFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(FUZZ_LINK_OBJ) -lcjson -lm $(shell pkg-config --libs pangocairo 2>/dev/null)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKGCFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(FUZZ_LINK_OBJ) -lcjson -lm $(SPM_LIBS) $(shell pkg-config --libs pangocairo 2>/dev/null)
 
 # tests/fuzz/run.sh T SECONDS: the kept regressions once each, then SECONDS of
 # fuzzing from the seeds (new inputs go to build/fuzz/corpus/T, a crash to build/fuzz/crash-T-*).

@@ -23,57 +23,10 @@ static void load_model(tf_model *m, const fixture_case *c) {
 
 // Compares one run with its fixture; returns the largest difference seen.
 static double compare_case(const fixture_case *c) {
-    char path[512];
-    snprintf(path, sizeof path, "tests/fixtures/%s.trace.json", c->name);
-    cJSON *ref = load_json(path);
     tf_model m;
-    tf_err e;
     load_model(&m, c);
-    tf_run r;
-    if (tf_run_sentence(&r, &m, c->src, c->tgt[0] ? c->tgt : NULL, &e)) fail_msg("%s: %s", c->name, e.msg);
-    const tf_trace *t = &r.trace;
-    // the parts switched off, as the reference lists them
-    const cJSON *wo = cJSON_GetObjectItem(ref, "without");
-    int ref_bits = 0;
-    for (const cJSON *p = wo ? wo->child : NULL; p; p = p->next) {
-        int b;
-        if (tf_without_parse(p->valuestring, &b, &e)) fail_msg("%s: %s", c->name, e.msg);
-        ref_bits |= b;
-    }
-    if (ref_bits != t->without) fail_msg("%s: the trace is without %d, PyTorch's without %d", c->name, t->without, ref_bits);
-    if (cJSON_GetObjectItem(cJSON_GetObjectItem(ref, "config"), "norm_first")->valueint != t->norm_first)
-        fail_msg("%s: norm_first %d, PyTorch's %d", c->name, t->norm_first, !t->norm_first);
-    check_tokens(cJSON_GetObjectItem(ref, "src_tokens"), t->src_labels, r.S, "source", c->name);
-    check_tokens(cJSON_GetObjectItem(ref, "tgt_tokens"), t->tgt_labels, r.T, "decoder input", c->name);
-    const cJSON *stages = cJSON_GetObjectItem(ref, "stages");
-    if (cJSON_GetArraySize(stages) != t->n) fail_msg("%s: %d stages, PyTorch %d", c->name, t->n, cJSON_GetArraySize(stages));
-    double worst = 0;
-    const char *worst_id = "";
-    int i = 0;
-    for (const cJSON *st = stages->child; st; st = st->next, i++) {
-        const tf_stage *s = &t->stages[i];
-        const char *id = check_stage_shape(st, s, i, c->name);
-        const cJSON *data = cJSON_GetObjectItem(st, "data");
-        int y = 0;
-        for (const cJSON *row = data->child; row; row = row->next, y++) {
-            int x = 0;
-            for (const cJSON *v = row->child; v; v = v->next, x++) {
-                float got = s->data[(size_t)y * s->cols + x];
-                if (cJSON_IsNull(v)) {
-                    if (!(isinf(got) && got < 0)) fail_msg("%s: %s[%d][%d] = %g, PyTorch −∞ (masked)", c->name, id, y, x, (double)got);
-                    continue;
-                }
-                double want = v->valuedouble, d = fabs(got - want);
-                if (isinf(got) || !(d <= TOL * fmax(1.0, fabs(want))))
-                    fail_msg("%s: %s[%d][%d] = %.7g, PyTorch %.7g (difference %.2g)", c->name, id, y, x, (double)got, want, d);
-                if (d > worst) { worst = d; worst_id = s->id; }
-            }
-        }
-    }
-    printf("  %-22s %3d stages, largest difference %.2e (%s)\n", c->name, t->n, worst, worst_id);
-    tf_run_free(&r);
+    double worst = compare_trace(c, "tests/fixtures", &m, TOL);
     tf_model_free(&m);
-    cJSON_Delete(ref);
     return worst;
 }
 

@@ -101,11 +101,13 @@ void tf_acts_free(tf_acts *a) {
 // ---------------------------------------------------------------- forward
 // ids (T) -> embed (T,C) = E[id] · scale; pe (T,C); input = embed + pe   (§3.4, §3.5)
 // (without pe: pe = 0, input = embed; training: input ⊙= dropout mask)
+// (pe_split: MarianMT's two halves, tf_positional_encoding_split)
 static void embed_forward(float *embed, float *pe, float *input, const float *drop, const float *E, float scale,
-                          const int *ids, int with_pe, int T, int C) {
+                          const int *ids, int with_pe, int pe_split, int T, int C) {
     for (int t = 0; t < T; t++)
         for (int c = 0; c < C; c++) embed[(size_t)t * C + c] = tf_sat(E[(size_t)ids[t] * C + c] * scale);
-    if (with_pe) tf_positional_encoding(pe, T, C);
+    if (with_pe && pe_split) tf_positional_encoding_split(pe, T, C);
+    else if (with_pe) tf_positional_encoding(pe, T, C);
     else memset(pe, 0, sizeof(float) * (size_t)T * C);
     tf_add(input, embed, pe, T * C);
     if (drop) tf_mul(input, input, drop, T * C);
@@ -120,9 +122,10 @@ static void residual(float *add, const float *x, float *sub, const float *drop, 
 }
 
 // x (T,C) -> hidden (T,F) = ReLU(x W1ᵀ + b1) -> out (T,C) = hidden W2ᵀ + b2   (§3.3)
-static void ffn_forward(float *hidden, float *out, const tf_layer_w *w, const float *x, int T, int C, int F) {
+// (act: the model's activation in ReLU's place; ReLU for every tviz model)
+static void ffn_forward(float *hidden, float *out, const tf_layer_w *w, const float *x, tf_act act, int T, int C, int F) {
     tf_linear_fast(hidden, x, w->w1, w->b1, T, C, F);
-    tf_relu(hidden, hidden, T * F);
+    tf_activation(hidden, hidden, T * F, act);
     tf_linear_fast(out, hidden, w->w2, w->b2, T, F, C);
 }
 
@@ -135,7 +138,7 @@ void tf_encode(tf_acts *a, const tf_model *m, const int *src, int S) {
     int res = !(c->without & TF_WITHOUT_RESIDUAL), scaled = !(c->without & TF_WITHOUT_SCALE);
     a->S = S;
     embed_forward(a->src_embed, a->src_pe, a->src_input, a->src_drop, m->src_embed, c->embed_scale, src,
-                  !(c->without & TF_WITHOUT_PE), S, C);
+                  !(c->without & TF_WITHOUT_PE), c->pe_split, S, C);
     const float *x = a->src_input;
     for (int l = 0; l < c->L_enc; l++) {
         tf_layer_acts *la = &a->enc[l];
@@ -146,7 +149,7 @@ void tf_encode(tf_acts *a, const tf_model *m, const int *src, int S) {
             tf_attention_ex(&la->self_attn, &w->self_attn, la->norm1, la->norm1, 0, scaled, S, S, C, H);
             residual(la->add1, x, la->self_attn.out, la->drop1, res, S * C);
             tf_layernorm(la->norm2, la->add1, w->n2w, w->n2b, c->eps, S, C);
-            ffn_forward(la->ffn_hidden, la->ffn_out, w, la->norm2, S, C, c->F);
+            ffn_forward(la->ffn_hidden, la->ffn_out, w, la->norm2, c->act, S, C, c->F);
             residual(la->add2, la->add1, la->ffn_out, la->drop2, res, S * C);
             x = la->add2;
             continue;
@@ -155,7 +158,7 @@ void tf_encode(tf_acts *a, const tf_model *m, const int *src, int S) {
         tf_attention_ex(&la->self_attn, &w->self_attn, x, x, 0, scaled, S, S, C, H);
         residual(la->add1, x, la->self_attn.out, la->drop1, res, S * C);
         tf_layernorm(la->norm1, la->add1, w->n1w, w->n1b, c->eps, S, C);
-        ffn_forward(la->ffn_hidden, la->ffn_out, w, la->norm1, S, C, c->F);
+        ffn_forward(la->ffn_hidden, la->ffn_out, w, la->norm1, c->act, S, C, c->F);
         residual(la->add2, la->norm1, la->ffn_out, la->drop2, res, S * C);
         tf_layernorm(la->norm2, la->add2, w->n2w, w->n2b, c->eps, S, C);
         x = la->norm2;
@@ -171,7 +174,7 @@ void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T) {
     int causal = !(c->without & TF_WITHOUT_MASK);
     a->T = T;
     embed_forward(a->tgt_embed, a->tgt_pe, a->tgt_input, a->tgt_drop, m->tgt_embed, c->embed_scale, tgt,
-                  !(c->without & TF_WITHOUT_PE), T, C);
+                  !(c->without & TF_WITHOUT_PE), c->pe_split, T, C);
     const float *x = a->tgt_input;
     for (int l = 0; l < c->L_dec; l++) {
         tf_layer_acts *la = &a->dec[l];
@@ -187,7 +190,7 @@ void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T) {
             residual(la->add2, la->add1, la->cross_attn.out, la->drop2, res, T * C);
             // x = x + FFN(LayerNorm(x))
             tf_layernorm(la->norm3, la->add2, w->n3w, w->n3b, c->eps, T, C);
-            ffn_forward(la->ffn_hidden, la->ffn_out, w, la->norm3, T, C, c->F);
+            ffn_forward(la->ffn_hidden, la->ffn_out, w, la->norm3, c->act, T, C, c->F);
             residual(la->add3, la->add2, la->ffn_out, la->drop3, res, T * C);
             x = la->add3;
             continue;
@@ -201,7 +204,7 @@ void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T) {
         residual(la->add2, la->norm1, la->cross_attn.out, la->drop2, res, T * C);
         tf_layernorm(la->norm2, la->add2, w->n2w, w->n2b, c->eps, T, C);
         // x = LayerNorm(x + FFN(x))
-        ffn_forward(la->ffn_hidden, la->ffn_out, w, la->norm2, T, C, c->F);
+        ffn_forward(la->ffn_hidden, la->ffn_out, w, la->norm2, c->act, T, C, c->F);
         residual(la->add3, la->norm2, la->ffn_out, la->drop3, res, T * C);
         tf_layernorm(la->norm3, la->add3, w->n3w, w->n3b, c->eps, T, C);
         x = la->norm3;
@@ -213,14 +216,18 @@ void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T) {
 }
 
 // ---------------------------------------------------------------- a whole run
-// Words, or their pieces when bpe has merges (tf_tokens).
-static int tokenize(const tf_vocab *v, const tf_bpe *bpe, const char *sentence, const char *what, int add_bos, int add_eos,
+// The sentence as the model's tokens (tf_model_tokens: words, BPE or
+// SentencePiece pieces) and their ids, with <bos> (the decoder's start token)
+// first and <eos> last when asked.
+static int tokenize(const tf_model *m, int target, const char *sentence, int add_bos, int add_eos,
                     int max_len, int **ids_out, char ***words_out, int *n_out, int *n_unk, tf_err *e) {
+    const tf_vocab *v = target ? &m->tgt_vocab : &m->src_vocab;
+    const char *what = target ? "target" : "source";
     size_t bad;
     if (tf_utf8_check(sentence, strlen(sentence), &bad))
         return tf_fail(e, "the %s sentence is not valid UTF-8 (byte %zu); retype it or save it as UTF-8", what, bad + 1);
     char **words = NULL;
-    int n = tf_tokens(bpe, sentence, &words, e);
+    int n = tf_model_tokens(m, target, sentence, &words, e);
     if (n < 0) { // "the sentence …" -> "the target sentence …": say which one
         char why[sizeof e->msg];
         snprintf(why, sizeof why, "%s", e->msg);
@@ -246,7 +253,7 @@ static int tokenize(const tf_vocab *v, const tf_bpe *bpe, const char *sentence, 
     *n_unk = 0;
     if (add_bos) { ids[k] = v->bos; all[k++] = strdup("<bos>"); }
     for (int i = 0; i < n; i++) {
-        int id = tf_vocab_find(v, words[i]);
+        int id = tf_model_token_id(m, target, words[i]);
         if (id < 0) { id = v->unk; (*n_unk)++; }
         ids[k] = id;
         all[k++] = words[i];
@@ -263,9 +270,9 @@ static int tokenize(const tf_vocab *v, const tf_bpe *bpe, const char *sentence, 
     return 0;
 }
 
-static int argmax(const float *x, int n) {
-    int best = 0;
-    for (int i = 1; i < n; i++) if (x[i] > x[best]) best = i;
+int tf_model_next_token(const tf_model *m, const float *row) {
+    int V = m->cfg.V_tgt, skip = m->cfg.marian ? m->tgt_vocab.pad : -1, best = skip == 0 ? 1 : 0;
+    for (int i = best + 1; i < V; i++) if (i != skip && row[i] > row[best]) best = i;
     return best;
 }
 
@@ -274,11 +281,11 @@ static int argmax(const float *x, int n) {
 static int run(tf_run *r, const tf_model *m, const char *src, const char *tgt, int limit, tf_err *e) {
     const tf_config *c = &m->cfg;
     memset(r, 0, sizeof *r);
-    if (tokenize(&m->src_vocab, &m->src_bpe, src, "source", 0, c->src_append_eos, c->max_len,
+    if (tokenize(m, 0, src, 0, c->src_append_eos, c->max_len,
                  &r->src_ids, &r->src_words, &r->S, &r->n_src_unk, e)) goto fail;
     tf_source_order(c, r->src_ids, r->src_words, r->S); // a recurrent model may read it backwards
     if (tgt) {
-        if (tokenize(&m->tgt_vocab, &m->tgt_bpe, tgt, "target", 1, 0, c->max_len,
+        if (tokenize(m, 1, tgt, 1, 0, c->max_len,
                      &r->tgt_ids, &r->tgt_words, &r->T, &r->n_tgt_unk, e)) goto fail;
     } else {
         r->greedy = 1;
@@ -293,7 +300,7 @@ static int run(tf_run *r, const tf_model *m, const char *src, const char *tgt, i
     tf_decode(&r->acts, m, r->tgt_ids, r->T);
     // Greedy decoding: append the most probable next token until <eos> or max_len.
     while (r->greedy) {
-        int next = argmax(r->acts.probs + (size_t)(r->T - 1) * c->V_tgt, c->V_tgt);
+        int next = tf_model_next_token(m, r->acts.probs + (size_t)(r->T - 1) * c->V_tgt);
         if (next == m->tgt_vocab.eos) { r->stopped_on_eos = 1; break; }
         if (r->T >= c->max_len || (limit > 0 && r->T >= limit)) break;
         r->tgt_ids[r->T++] = next;

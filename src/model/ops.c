@@ -220,7 +220,36 @@ void tf_positional_encoding(float *pe, int T, int C) {
         }
 }
 
+// PE (T,C), MarianMT's layout: angle(pos, j) = pos / 10000^(2j/C) in double,
+// sin in column j for j < h, cos in column h + j, h = ⌈C/2⌉ (modeling_marian.py).
+void tf_positional_encoding_split(float *pe, int T, int C) {
+    int h = (C + 1) / 2;
+    for (int pos = 0; pos < T; pos++)
+        for (int c = 0; c < C; c++) {
+            int j = c < h ? c : c - h; // the angle of sin column j and of cos column h + j
+            double angle = pos / pow(10000.0, (double)(2 * j) / C);
+            pe[(size_t)pos * C + c] = (float)(c < h ? sin(angle) : cos(angle));
+        }
+}
+
 void tf_relu(float *out, const float *x, int n) { for (int i = 0; i < n; i++) out[i] = x[i] > 0.0f ? x[i] : 0.0f; }
+
+// x·σ(x) = x / (1 + e^−x); for x far below 0 it tends to −0.
+void tf_silu(float *out, const float *x, int n) {
+    for (int i = 0; i < n; i++) out[i] = x[i] < -88.0f ? 0.0f : x[i] / (1.0f + expf(-x[i]));
+}
+
+void tf_gelu(float *out, const float *x, int n) {
+    for (int i = 0; i < n; i++) out[i] = 0.5f * x[i] * (1.0f + erff(x[i] * 0.70710678118654752f));
+}
+
+void tf_activation(float *out, const float *x, int n, tf_act act) {
+    switch (act) {
+    case TF_ACT_SILU: tf_silu(out, x, n); break;
+    case TF_ACT_GELU: tf_gelu(out, x, n); break;
+    default: tf_relu(out, x, n);
+    }
+}
 
 void tf_add(float *out, const float *a, const float *b, int n) { for (int i = 0; i < n; i++) out[i] = tf_sat(a[i] + b[i]); }
 

@@ -103,6 +103,9 @@ char *tf_join_tokens(char *const *tokens, int n);
 
 // ---------------------------------------------------------------- config + weights
 typedef enum { TF_ARCH_TRANSFORMER, TF_ARCH_LSTM } tf_arch;
+// The feed-forward network's activation: ReLU in the paper; MarianMT's config
+// names its own ("swish" = SiLU x·σ(x), "relu", "gelu" = x·Φ(x) with erf).
+typedef enum { TF_ACT_RELU, TF_ACT_SILU, TF_ACT_GELU } tf_act;
 typedef enum { TF_RNN_ATTN_NONE, TF_RNN_ATTN_DOT } tf_rnn_attention;
 
 typedef struct {
@@ -128,6 +131,10 @@ typedef struct {
     int norm_first;            // 1: pre-LN layers, x = x + Sublayer(LayerNorm(x)) (__metadata__ "norm_first")
     int trained_without;       // TF_WITHOUT_* the model was trained without (__metadata__ "without")
     int without;               // TF_WITHOUT_* switched off when it runs: trained_without and what was asked (--without)
+    // A MarianMT checkpoint folder (marian.c, DESIGN.md "Real translators"):
+    int marian;                // 1: read from config.json + model.safetensors + vocab.json + *.spm
+    tf_act act;                // the FFN's activation (TF_ACT_RELU for every tviz model)
+    int pe_split;              // 1: sin in columns 0…C/2−1, cos in C/2…C−1 (Marian); 0: interleaved (the paper)
 } tf_config;
 
 // ---------------------------------------------------------------- what if? parts switched off
@@ -215,8 +222,11 @@ typedef struct {
     tf_lstm_w *lenc, *ldec;  // (L) encoder and decoder layers ("encoder.weight_ih_l0", …)
     float *attn_cw;          // (C, 2C) attention = dot: W_c of h̃ = tanh(W_c [c_t ; h_t] + b_c)  "attn.combine.weight"
     float *attn_cb;          // (C)                                                           "attn.combine.bias"
+    struct tf_marian *marian; // a MarianMT folder's tokenizers and vocabulary index (marian.c), else NULL
+    char note[256];           // a warning the loader leaves for the user ("" for none): the model prints nothing
 } tf_model;
 
+// path is a safetensors file, or a MarianMT checkpoint folder (tf_marian_load).
 int tf_model_load(tf_model *m, const char *path, tf_err *e);
 // The same from a file already in memory (size bytes); the weights point into
 // it where aligned, so it must outlive the model. Used by tf_model_load (on
@@ -276,7 +286,13 @@ void tf_linear_fast(float *out, const float *x, const float *w, const float *b, 
 void tf_softmax_rows(float *out, const float *x, int rows, int cols);
 void tf_layernorm(float *out, const float *x, const float *w, const float *b, float eps, int T, int C);
 void tf_positional_encoding(float *pe, int T, int C);
+// MarianMT's (modeling_marian.py): not interleaved, sin(pos / 10000^(2j/C)) in
+// column j and cos of the same angle in column C/2 + j, j < C/2 (C odd: sin in the first C/2+1).
+void tf_positional_encoding_split(float *pe, int T, int C);
 void tf_relu(float *out, const float *x, int n);
+void tf_silu(float *out, const float *x, int n);  // x·σ(x) ("swish")
+void tf_gelu(float *out, const float *x, int n);  // x·Φ(x) = x/2·(1 + erf(x/√2))
+void tf_activation(float *out, const float *x, int n, tf_act act);
 void tf_add(float *out, const float *a, const float *b, int n);
 void tf_mul(float *out, const float *a, const float *b, int n); // elementwise
 
@@ -551,5 +567,48 @@ int tf_run_compare(tf_run *r, const tf_model *m, const tf_run *like, tf_err *e);
 // trace_json.c), with "compare" (cmp's stages) when cmp is not NULL. A
 // malloc'd string, or NULL when out of memory.
 char *tf_trace_json(const tf_model *m, const tf_run *r, const tf_run *cmp);
+
+// ---------------------------------------------------------------- MarianMT checkpoint folders (marian.c)
+// DIR is a Hugging Face MarianMT checkpoint (Helsinki-NLP opus-mt-*):
+// config.json, model.safetensors, source.spm, target.spm, vocab.json. The
+// computation is transformers' modeling_marian.py (DESIGN.md "Real
+// translators"): post-LN, positions in two halves (tf_positional_encoding_split),
+// embeddings · √C when scale_embedding, q/k/v/out projections with biases
+// (stored here as in_w = W_Q | W_K | W_V), the config's activation,
+// final_logits_bias, logits tied to model.shared.weight, decoding from
+// decoder_start_token_id (the pad token) to </s>, pad never chosen.
+// A message names the file it is about, relative to DIR, and its line when the
+// file is text: "config.json:12: activation_function is \"mish\"; …".
+int tf_marian_load(tf_model *m, const char *dir, tf_err *e);
+int tf_is_dir(const char *path); // 1 when path is a folder
+typedef struct {
+    int pad, eos, start;  // pad_token_id, eos_token_id, decoder_start_token_id
+    int V, max_pos;       // vocab_size, max_position_embeddings
+} tf_marian_ids;
+// The readers, on a file's text (n bytes; also what the fuzzer calls):
+// config.json -> c (sizes, activation, scale) and ids; vocab.json -> v, whose
+// tokens must be the ids 0 … V−1, each once (V from config.json).
+int tf_marian_config(tf_config *c, tf_marian_ids *ids, const char *text, size_t n, tf_err *e);
+int tf_marian_vocab(tf_vocab *v, const char *text, size_t n, int V, tf_err *e);
+void tf_marian_free(struct tf_marian *mm);
+
+// The tokens of a sentence as m reads it (target 0: the source side, 1: the
+// target side): SentencePiece pieces for a Marian model (a leading language
+// token such as >>ara<< kept whole), else tf_tokens with the side's merges.
+// malloc'd (tf_words_free); returns the count or -1.
+int tf_model_tokens(const tf_model *m, int target, const char *sentence, char ***tokens, tf_err *e);
+// A token's id in that side's vocabulary (Marian: exactly as written), or -1.
+int tf_model_token_id(const tf_model *m, int target, const char *tok);
+// What greedy decoding picks from one row of logits or probabilities (V_tgt):
+// the largest; for a Marian model never the pad token (as transformers does).
+int tf_model_next_token(const tf_model *m, const float *row);
+// 1 when m is a Marian model whose vocabulary names target languages
+// (">>ara<<" …) and the sentence does not start with one.
+int tf_model_needs_lang_token(const tf_model *m, const char *sentence);
+
+// One tensor entry of a safetensors header (weights.c; shared with marian.c):
+// checks dtype (F32, F16), rank ≤ 2, shape and data_offsets within data_size.
+struct cJSON;
+int tf_st_entry(const struct cJSON *t, size_t data_size, int *shape, int *rank, size_t *b, size_t *end, int *f16, tf_err *e);
 
 #endif

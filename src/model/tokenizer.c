@@ -379,13 +379,27 @@ int tf_tokens(const tf_bpe *b, const char *sentence, char ***tokens, tf_err *e) 
     return k;
 }
 
+// SentencePiece pieces (MarianMT) mark a word's start with "▁" (U+2581): when
+// any token starts with it, pieces join and each "▁" becomes a space.
+#define SPM_SPACE "\xe2\x96\x81"
 char *tf_join_tokens(char *const *tokens, int n) {
     size_t len = 1;
-    for (int i = 0; i < n; i++) len += strlen(tokens[i]) + 1;
+    int spm = 0;
+    for (int i = 0; i < n; i++) {
+        len += strlen(tokens[i]) + 1;
+        spm |= !strncmp(tokens[i], SPM_SPACE, 3);
+    }
     char *s = malloc(len), *o = s;
     if (!s) return NULL;
     for (int i = 0; i < n; i++) {
         size_t l = strlen(tokens[i]);
+        if (spm) {
+            for (const char *p = tokens[i]; *p;) {
+                if (!strncmp(p, SPM_SPACE, 3)) { if (o > s) *o++ = ' '; p += 3; }
+                else *o++ = *p++;
+            }
+            continue;
+        }
         int cont = l > 2 && !strcmp(tokens[i] + l - 2, "@@");
         memcpy(o, tokens[i], cont ? l - 2 : l);
         o += cont ? l - 2 : l;

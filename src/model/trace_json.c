@@ -100,6 +100,12 @@ char *tf_trace_json(const tf_model *m, const tf_run *r, const tf_run *cmp) {
         cJSON_AddStringToObject(cfg, "attention", c->attention == TF_RNN_ATTN_DOT ? "dot" : "none");
         cJSON_AddNumberToObject(cfg, "reverse_source", c->reverse_source);
     } else {
+        if (c->marian) { // a MarianMT checkpoint (DESIGN.md "Real translators")
+            static const char *const act[] = {"relu", "silu", "gelu"};
+            cJSON_AddStringToObject(cfg, "family", "marian");
+            cJSON_AddStringToObject(cfg, "activation", act[c->act]);
+            cJSON_AddStringToObject(cfg, "positional_encoding", "sin | cos halves");
+        }
         cJSON_AddNumberToObject(cfg, "d_model", c->C);
         cJSON_AddNumberToObject(cfg, "nhead", c->H);
         cJSON_AddNumberToObject(cfg, "num_encoder_layers", c->L_enc);

@@ -396,7 +396,7 @@ static void shape_str(char *buf, size_t n, const int *shape, int rank) {
 }
 
 // Reads one tensor entry of the header; checks dtype, shape and offsets.
-static int read_entry(const cJSON *t, size_t data_size, int *shape, int *rank, size_t *b, size_t *end, int *f16, tf_err *e) {
+int tf_st_entry(const cJSON *t, size_t data_size, int *shape, int *rank, size_t *b, size_t *end, int *f16, tf_err *e) {
     const char *nm = t->string;
     const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(t, "dtype");
     const cJSON *shp = cJSON_GetObjectItemCaseSensitive(t, "shape");
@@ -433,6 +433,7 @@ static int read_entry(const cJSON *t, size_t data_size, int *shape, int *rank, s
 
 int tf_model_load(tf_model *m, const char *path, tf_err *e) {
     memset(m, 0, sizeof *m);
+    if (tf_is_dir(path)) return tf_marian_load(m, path, e);
     int fd = open(path, O_RDONLY);
     if (fd < 0) return tf_fail(e, "cannot open the model (%s); check the path or use a shipped name such as worked-example", strerror(errno));
     struct stat st;
@@ -523,7 +524,7 @@ int tf_model_load_mem(tf_model *m, const void *file, size_t size, tf_err *e) {
         int shape[2] = {0, 0}, rank = 0;
         size_t b = 0, end = 0;
         int f16 = 0;
-        if (read_entry(t, data_size, shape, &rank, &b, &end, &f16, e)) goto fail;
+        if (tf_st_entry(t, data_size, shape, &rank, &b, &end, &f16, e)) goto fail;
         spans[ns++] = (span){b, end, t->string};
         int k = 0;
         while (k < np && strcmp(tab[k].name, t->string)) k++;
@@ -616,6 +617,7 @@ void tf_model_free(tf_model *m) {
     free(m->loss_curve);
     free(m->heldout_curve);
     free(m->heldout_steps);
+    tf_marian_free(m->marian);
     memset(m, 0, sizeof *m);
 }
 

@@ -127,11 +127,6 @@ int tf_batches_get(const tf_batches *b, const tf_dataset *d, long step, uint64_t
 }
 
 // ---------------------------------------------------------------- evaluation
-static int argmax(const float *x, int n) {
-    int best = 0;
-    for (int i = 1; i < n; i++) if (x[i] > x[best]) best = i;
-    return best;
-}
 
 int tf_greedy(tf_acts *a, const tf_model *m, const int *src, int S, int *out, int max) {
     const tf_config *c = &m->cfg;
@@ -142,7 +137,7 @@ int tf_greedy(tf_acts *a, const tf_model *m, const int *src, int S, int *out, in
     tf_decode(a, m, ids, 1);
     while (T <= cap) {
         if (T > 1) tf_decode_next(a, m, ids, T);
-        int next = argmax(a->logits + (size_t)(T - 1) * c->V_tgt, c->V_tgt);
+        int next = tf_model_next_token(m, a->logits + (size_t)(T - 1) * c->V_tgt);
         if (next == m->tgt_vocab.eos || n >= max || T == cap) break;
         out[n++] = next;
         ids[T++] = next;

@@ -20,14 +20,14 @@ const char *tf_eval_bucket_name(int b) {
 static int translate(tf_acts *a, const tf_model *m, const char *src, char **text) {
     const tf_config *c = &m->cfg;
     char **t;
-    int n = tf_tokens(&m->src_bpe, src, &t, NULL);
+    int n = tf_model_tokens(m, 0, src, &t, NULL);
     if (n < 0) return 1;
     int S = n + c->src_append_eos;
     if (S < 1 || S > c->max_len) { tf_words_free(t, n); return 1; }
     int *ids = malloc(sizeof(int) * (size_t)S), out[TF_DEFAULT_MAX_LEN * 4];
     if (!ids) { tf_words_free(t, n); return -1; }
     for (int i = 0; i < n; i++) {
-        int id = tf_vocab_find(&m->src_vocab, t[i]);
+        int id = tf_model_token_id(m, 0, t[i]);
         ids[i] = id < 0 ? m->src_vocab.unk : id;
     }
     if (c->src_append_eos) ids[n] = m->src_vocab.eos;

@@ -1,0 +1,157 @@
+// test_marian.c — MarianMT checkpoint folders against an independent reference.
+//
+// tests/ref/make_marian_fixtures.py builds tiny Marian checkpoints (2 + 2 layers,
+// d_model 16, 2 heads, SiLU or ReLU, random LayerNorms and final_logits_bias,
+// SentencePiece models trained by spm_train) and computes every stage in
+// PyTorch, written from transformers' modeling_marian.py; tokens.tsv holds what
+// spm_encode and vocab.json make of English, Persian and Arabic sentences.
+#include "fixture_cases.h"
+
+#include <math.h>
+
+#define TOL 1e-4 // |C - reference| <= TOL · max(1, |reference|) at every stage
+#define DIR "tests/fixtures/marian"
+
+static void load(tf_model *m, const char *dir) {
+    tf_err e;
+    if (tf_model_load(m, dir, &e)) fail_msg("%s: %s", dir, e.msg);
+}
+
+// marian/trace: every stage of every case, the greedy one included, to 1e-4.
+static void trace_matches_reference(void **state) {
+    (void)state;
+    fixture_case cs[8];
+    int n = load_cases(DIR "/cases.txt", cs, 8);
+    assert_true(n >= 3); // SiLU with scale_embedding, greedy from >>ara<<, ReLU without scaling
+    for (int i = 0; i < n; i++) {
+        tf_model m;
+        load(&m, cs[i].model);
+        compare_trace(&cs[i], DIR, &m, TOL);
+        tf_model_free(&m);
+    }
+}
+
+// marian/config: what config.json says became the model's configuration.
+static void config_read(void **state) {
+    (void)state;
+    tf_model m;
+    load(&m, DIR "/tiny");
+    const tf_config *c = &m.cfg;
+    assert_int_equal(c->C, 16);
+    assert_int_equal(c->H, 2);
+    assert_int_equal(c->F, 32);
+    assert_int_equal(c->L_enc, 2);
+    assert_int_equal(c->L_dec, 2);
+    assert_true(c->marian && c->pe_split && c->act == TF_ACT_SILU && c->src_append_eos);
+    CHECK_CLOSE(c->embed_scale, 4.0, 1e-6);
+    // the decoder starts from the pad token, </s> ends it
+    assert_int_equal(m.tgt_vocab.bos, m.cfg.V_tgt - 1);
+    assert_string_equal(m.tgt_vocab.tok[m.tgt_vocab.bos], "<pad>");
+    assert_string_equal(m.tgt_vocab.tok[m.tgt_vocab.eos], "</s>");
+    // tied: the output layer is the shared embedding; final_logits_bias is the generator's bias
+    assert_ptr_equal(m.gen_w, m.src_embed);
+    assert_ptr_equal(m.tgt_embed, m.src_embed);
+    assert_non_null(m.gen_b);
+    assert_string_equal(m.note, ""); // the stored lm_head.weight equals model.shared.weight
+    tf_model_free(&m);
+    load(&m, DIR "/relu");
+    assert_int_equal(m.cfg.act, TF_ACT_RELU);
+    CHECK_CLOSE(m.cfg.embed_scale, 1.0, 0);
+    tf_model_free(&m);
+}
+
+// marian/tokenizer: pieces and ids as spm_encode + vocab.json give them, a leading >>xx<< whole.
+static void tokenizer_matches_spm_encode(void **state) {
+    (void)state;
+    tf_model m;
+    load(&m, DIR "/tiny");
+    char *txt = read_file(DIR "/tokens.tsv", NULL);
+    assert_non_null(txt);
+    int lines = 0, langs = 0;
+    for (char *line = strtok(txt, "\n"); line; line = strtok(NULL, "\n"), lines++) {
+        char *f[4] = {line, NULL, NULL, NULL};
+        for (int k = 1; k < 4; k++) {
+            f[k] = strchr(f[k - 1], '\t');
+            assert_non_null(f[k]);
+            *f[k]++ = 0;
+        }
+        int side = atoi(f[0]);
+        tf_err e;
+        char **tok;
+        int n = tf_model_tokens(&m, side, f[1], &tok, &e);
+        if (n < 0) fail_msg("%s: %s", f[1], e.msg);
+        char *want = f[2], *ids = f[3];
+        for (int i = 0; i < n; i++) {
+            char *sp = strchr(want, ' ');
+            size_t l = sp ? (size_t)(sp - want) : strlen(want);
+            if (strlen(tok[i]) != l || memcmp(tok[i], want, l)) fail_msg("%s: piece %d is \"%s\", spm_encode \"%.*s\"", f[1], i, tok[i], (int)l, want);
+            want = sp ? sp + 1 : want + l;
+            char *end;
+            long id = strtol(ids, &end, 10);
+            int got = tf_model_token_id(&m, side, tok[i]);
+            if ((got < 0 ? m.src_vocab.unk : got) != id) fail_msg("%s: piece \"%s\" has id %d, vocab.json %ld", f[1], tok[i], got, id);
+            ids = end;
+            langs += i == 0 && tok[0][0] == '>';
+        }
+        if (*want) fail_msg("%s: tviz made %d pieces, spm_encode more (\"%s\" left)", f[1], n, want);
+        assert_int_equal(tf_model_needs_lang_token(&m, f[1]), f[1][0] != '>');
+        tf_words_free(tok, n);
+    }
+    assert_true(lines >= 8);
+    assert_int_equal(langs, 2); // >>ara<< and >>pes<< each one token
+    free(txt);
+    tf_model_free(&m);
+}
+
+// marian/decode/pad: greedy decoding never picks the pad token, even when it is the largest.
+static void never_pad(void **state) {
+    (void)state;
+    tf_model m;
+    load(&m, DIR "/tiny");
+    int V = m.cfg.V_tgt, pad = m.tgt_vocab.pad;
+    float *row = calloc((size_t)V, sizeof *row);
+    assert_non_null(row);
+    row[pad] = 100.0f;
+    row[7] = 3.0f;
+    assert_int_equal(tf_model_next_token(&m, row), 7);
+    row[pad] = 0.0f;
+    row[3] = 5.0f;
+    assert_int_equal(tf_model_next_token(&m, row), 3);
+    free(row);
+    tf_model_free(&m);
+}
+
+// marian/pe/split: sin in the first half, cos of the same angles in the second.
+static void pe_split(void **state) {
+    (void)state;
+    int T = 5, C = 8;
+    float pe[40];
+    tf_positional_encoding_split(pe, T, C);
+    for (int pos = 0; pos < T; pos++)
+        for (int j = 0; j < C / 2; j++) {
+            double angle = pos / pow(10000.0, 2.0 * j / C);
+            CHECK_CLOSE(pe[pos * C + j], sin(angle), 1e-7);
+            CHECK_CLOSE(pe[pos * C + C / 2 + j], cos(angle), 1e-7);
+        }
+}
+
+// marian/join: SentencePiece pieces back into text.
+static void join_pieces(void **state) {
+    (void)state;
+    char *p[] = {"\xe2\x96\x81Hel", "lo", "\xe2\x96\x81world", "."};
+    char *s = tf_join_tokens(p, 4);
+    assert_string_equal(s, "Hello world.");
+    free(s);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(trace_matches_reference),
+        cmocka_unit_test(config_read),
+        cmocka_unit_test(tokenizer_matches_spm_encode),
+        cmocka_unit_test(never_pad),
+        cmocka_unit_test(pe_split),
+        cmocka_unit_test(join_pieces),
+    };
+    return cmocka_run_group_tests_name("marian", tests, NULL, NULL);
+}
