@@ -153,7 +153,7 @@ model "control characters quoted from the file stay on one line" vocab-newline.s
 : >"$M/empty.safetensors"
 model "empty file" empty.safetensors "has 0 bytes"
 mkdir -p "$M/dir.safetensors"
-model "a folder" dir.safetensors "not a regular file"
+expect "model: a folder" "$M/dir.safetensors/config.json: " "is not a MarianMT checkpoint" "$TVIZ" trace --model "$M/dir.safetensors" -o "$OUT/t.json"
 model "no such file" none.safetensors "cannot open the model"
 expect "model: no such shipped model" "nosuchmodel: " "no such model" "$TVIZ" trace --model nosuchmodel -o "$OUT/t.json"
 # -- huge but finite weights are a model: it loads and runs, and gives no NaN
@@ -204,6 +204,57 @@ mkl lstm-embed.safetensors meta embed_dim 0
 model "lstm: embed_dim 0" lstm-embed.safetensors '"embed_dim" 0 is outside 1..'
 mkl lstm-gatebias.safetensors set decoder.bias_ih_l1 shape '[4, 5]'
 model "lstm: a gate bias of the wrong size" lstm-gatebias.safetensors '"decoder.bias_ih_l1" has shape [4, 5] but the config (embed_dim 8, hidden_size 5, num_layers 2, 20+18 tokens) needs [20]'
+
+# -- MarianMT checkpoint folders (--model DIR): made from the tiny test checkpoint
+MS=tests/fixtures/marian/tiny
+MD="$T/marian"
+mfresh() { rm -rf "$MD"; cp -r "$MS" "$MD"; }
+marian() { # marian NAME WHERE PHRASE: tviz trace on the broken folder
+    expect "marian: $1" "$MD/$2" "$3" "$TVIZ" trace --model "$MD" --src "I enjoy learning." -o "$OUT/t.json"
+}
+line_of() { grep -n "\"$1\"" "$MD/$2" | head -1 | cut -d: -f1; }
+for f in config.json model.safetensors vocab.json source.spm target.spm; do
+    mfresh; rm "$MD/$f"
+    case $f in config.json) phrase="is not a MarianMT checkpoint" ;; *) phrase="download all of them" ;; esac
+    marian "no $f" "$f: missing" "$phrase"
+done
+mfresh; mv "$MD/model.safetensors" "$MD/pytorch_model.bin"
+marian "only pytorch_model.bin" "model.safetensors: " "a Python pickle that tviz never opens"
+mfresh; printf 'PK\003\004 a zip of pickles' >"$M/pytorch_model.bin"
+expect "marian: a pytorch_model.bin file" "$M/pytorch_model.bin: " "is a PyTorch pickle" "$TVIZ" trace --model "$M/pytorch_model.bin" -o "$OUT/t.json"
+mfresh; sed -i 's/"encoder_ffn_dim": 32/"encoder_ffn_dim": 64/; s/"decoder_ffn_dim": 32/"decoder_ffn_dim": 64/' "$MD/config.json"
+marian "sizes disagree" "model.safetensors: " 'has shape [32, 16] but config.json (d_model 16, encoder_ffn_dim 64, vocab_size 132) needs [64, 16]'
+mfresh; sed -i 's/"decoder_ffn_dim": 32/"decoder_ffn_dim": 48/' "$MD/config.json"
+marian "stacks of different d_ff" "config.json:$(line_of decoder_ffn_dim config.json): " "decoder_ffn_dim 48 differs from encoder_ffn_dim 32"
+mfresh; sed -i 's/"swish"/"mish"/' "$MD/config.json"
+marian "an unknown activation" "config.json:$(line_of activation_function config.json): " 'activation_function is "mish"; tviz knows swish (SiLU)'
+mfresh; sed -i 's/"normalize_before": false/"normalize_before": true/' "$MD/config.json"
+marian "normalize_before" "config.json:$(line_of normalize_before config.json): " '"normalize_before" is true (LayerNorm before each sublayer (pre-LN))'
+mfresh; sed -i 's/"add_final_layer_norm": false/"add_final_layer_norm": true/' "$MD/config.json"
+marian "add_final_layer_norm" "config.json:$(line_of add_final_layer_norm config.json): " '"add_final_layer_norm" is true'
+mfresh; sed -i 's/"model_type": "marian"/"model_type": "bart"/' "$MD/config.json"
+marian "another model type" "config.json:$(line_of model_type config.json): " 'model_type is "bart", not "marian"'
+mfresh; sed -i 's/"d_model": 16,/"d_model": "16",/' "$MD/config.json"
+marian "d_model a string" "config.json:$(line_of d_model config.json): " '"d_model" must be a whole number'
+mfresh; sed -i 's/"vocab_size"/"vocab_count"/' "$MD/config.json"
+marian "no vocab_size" "config.json:1: " 'has no "vocab_size"'
+mfresh; head -c 300 "$MS/config.json" >"$MD/config.json"
+marian "config.json cut short" "config.json:" "is not valid JSON"
+mfresh; printf '[1, 2]' >"$MD/config.json"
+marian "config.json an array" "config.json:1: " "is JSON but not an object"
+mfresh; sed -i 's/\xe2\x96\x81/_/g' "$MD/vocab.json"
+marian "vocab.json without the pieces" "vocab.json:1: " "lacks"
+mfresh; sed -i 's/"<unk>": 1,/"<unk>": 0,/' "$MD/vocab.json"
+marian "two pieces with one id" "vocab.json:$(line_of '<unk>' vocab.json): " 'both have id 0'
+mfresh; sed -i '/"<unk>": 1,/d' "$MD/vocab.json"
+marian "vocab.json one piece short" "vocab.json:1: " "holds 131 pieces but config.json's vocab_size is 132"
+mfresh; sed -i 's/"<unk>": 1,/"<unk>": 1.5,/' "$MD/vocab.json"
+marian "an id that is not whole" "vocab.json:$(line_of '<unk>' vocab.json): " 'must be a whole number from 0 to 131'
+mfresh; echo "not a sentencepiece model" >"$MD/source.spm"
+marian "a text file as source.spm" "source.spm: " "is not a SentencePiece model"
+mfresh; : >"$MD/target.spm"
+marian "an empty target.spm" "target.spm: " "is not a SentencePiece model"
+rm -rf "$MD"
 
 # ================================================================ sentences (--src, --tgt)
 sentence() { # sentence NAME OPTION PHRASE TEXT (on the worked example: max_len 16)

@@ -443,6 +443,12 @@ int tf_model_load(tf_model *m, const char *path, tf_err *e) {
     void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (map == MAP_FAILED) return tf_fail(e, "cannot map the model into memory (%s)", strerror(errno));
+    const unsigned char *head = map; // PyTorch's pytorch_model.bin: a zip (PK) or an older pickle (0x80)
+    if (!memcmp(head, "PK\3\4", 4) || (head[0] == 0x80 && head[1] <= 5)) {
+        munmap(map, size);
+        return tf_fail(e, "is a PyTorch pickle (pytorch_model.bin), which tviz never opens; convert it to model.safetensors once "
+                          "(man tviz, MARIANMT CHECKPOINTS)");
+    }
     if (tf_model_load_mem(m, map, size, e)) { munmap(map, size); return -1; }
     m->map = map; // the weights point into it: unmapped by tf_model_free
     m->map_size = size;
