@@ -31,7 +31,7 @@ DEB_PKGS := gcc libc6-dev make pkg-config libcjson-dev libcmocka-dev \
             libsdl2-dev libgif-dev libstb-dev zlib1g-dev libsentencepiece-dev poppler-utils librsvg2-bin xvfb xauth imagemagick procps \
             clang libclang-rt-14-dev valgrind gettext \
             binutils man-db desktop-file-utils appstream dpkg-dev debhelper lintian \
-            emscripten chromium
+            emscripten chromium sentencepiece
 
 MODEL_SRC  := $(wildcard src/model/*.c)
 MODEL_CXX  := $(wildcard src/model/*.cc)
@@ -260,6 +260,18 @@ valgrind: $(B)/tviz
 $(B)/bench: tests/bench/bench.c tests/bench/bench.h $(call archives,$(B),$(ROOMS))
 	$(CC) -O2 -g $(WARN) $(DEFS) $(INC) -o $@ $< $(call archives,$(B),$(ROOMS)) $(LDLIBS)
 
+$(B)/bench_marian: tests/bench/marian.c tests/bench/bench.h $(call archives,$(B),$(ROOMS))
+	$(CC) -O2 -g $(WARN) $(DEFS) $(INC) -o $@ $< $(call archives,$(B),$(ROOMS)) $(LDLIBS)
+
+# A MarianMT checkpoint of opus-mt-en-ar's shapes with random weights (about 300 MB,
+# never committed): SentencePiece pieces from spm_train on the README, the rest made up.
+$(B)/marian-base/config.json: $(B)/bench_marian README.md
+	@mkdir -p $(B)/marian-base
+	spm_train --input=README.md --model_prefix=$(B)/marian-base/spm --vocab_size=4000 --hard_vocab_limit=false \
+	  --num_threads=1 --minloglevel=2 >/dev/null 2>&1
+	cp $(B)/marian-base/spm.model $(B)/marian-base/source.spm && cp $(B)/marian-base/spm.model $(B)/marian-base/target.spm
+	./$(B)/bench_marian --make $(B)/marian-base
+
 $(B)/base.safetensors: $(B)/tviz
 	./$(B)/tviz model init --preset base --seed 1 -o $@
 
@@ -269,8 +281,10 @@ $(B)/bench_train: tests/bench/bench_train.c tests/bench/bench.h $(call archives,
 $(B)/forward: tests/bench/forward.c tests/bench/bench.h $(call archives,$(B),model)
 	$(CC) -O2 -g $(WARN) $(DEFS) -o $@ $< $(call archives,$(B),model) $(call libs_of,model)
 
-bench: $(B)/bench $(B)/bench_train $(B)/base.safetensors $(B)/tviz $(B)/forward web
+bench: $(B)/bench $(B)/bench_train $(B)/base.safetensors $(B)/tviz $(B)/forward web $(B)/marian-base/config.json
 	./$(B)/bench assets/models/worked-example.safetensors $(B)/base.safetensors ./$(B)/tviz
+	@echo
+	./$(B)/bench_marian $(B)/marian-base
 	@echo
 	node tests/bench/web_bench.mjs $(WEB) $(B)/base.safetensors ./$(B)/forward
 	@echo
