@@ -158,10 +158,12 @@ static void matrix_layout(cairo_t *cr, const tf_trace *t, const tf_stage *s, con
     double right = pad + L->bar_w;
     double gw = w - left - right;
     // columns: horizontal if they fit, else slanted, thinned so none overlap
-    double col_w = max_label_width(cr, t, s->col_axis, s->cols, 1, &st, o) + fs * 0.5;
     double cw0 = gw / s->cols;
     // (square attention cells may be narrower than the width allows: as tall as the rows let them be)
     if (attn) cw0 = fmin(cw0, fmax(h - L->title_h - caption - fs * 1.4 - pad, 1) / s->rows);
+    // (no token label is narrower than half the font size: columns narrower than that
+    // are slanted without shaping every label, so 60,000 vocabulary columns cost nothing)
+    double col_w = s->col_axis != TF_AXIS_DIM && cw0 < fs * 0.5 ? HUGE_VAL : max_label_width(cr, t, s->col_axis, s->cols, 1, &st, o) + fs * 0.5;
     L->col_step = 1;
     if (col_w > cw0) {
         if (s->col_axis == TF_AXIS_DIM) L->col_step = nice_step((int)ceil(col_w / fmax(cw0, 1e-3)));

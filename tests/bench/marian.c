@@ -200,11 +200,12 @@ int main(int argc, char **argv) {
     cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1920, 1080);
     cairo_t *cr = cairo_create(sf);
     app_world wd = {.m = &m, .r = &r, .model_name = "opus-mt shapes"};
-    struct { const char *id; int all_heads; const char *what; } frames[] = {
-        {"out.probs", 0, "output probabilities over 62,802 pieces (top-k)"},
-        {"out.logits", 0, "logits over 62,802 pieces"},
-        {"dec.5.cross_attn.head.7.weights", 0, "one cross-attention heatmap"},
-        {"enc.0.self_attn.head.0.weights", 1, "all 8 heads of an attention layer"},
+    struct { const char *id; int all_heads; app_mode mode; const char *what; } frames[] = {
+        {"out.probs", 0, APP_MODE_TOPK, "top-k of the probabilities over 62,802 pieces"},
+        {"out.probs", 0, APP_MODE_AUTO, "heatmap of the probabilities (8 × 62,802)"},
+        {"out.logits", 0, APP_MODE_AUTO, "heatmap of the logits (8 × 62,802)"},
+        {"dec.5.cross_attn.head.7.weights", 0, APP_MODE_AUTO, "one cross-attention heatmap"},
+        {"enc.0.self_attn.head.0.weights", 1, APP_MODE_AUTO, "all 8 heads of an attention layer"},
     };
     for (size_t k = 0; k < sizeof frames / sizeof *frames; k++) {
         app_state st;
@@ -213,6 +214,7 @@ int main(int argc, char **argv) {
         app_state_attach(&st, &r.trace);
         if (app_state_goto(&st, &r.trace, frames[k].id)) return 1;
         st.all_heads = frames[k].all_heads;
+        st.mode = frames[k].mode;
         double t[15];
         for (int i = 0; i < 15; i++) {
             double t0 = now();
@@ -220,7 +222,7 @@ int main(int argc, char **argv) {
             cairo_surface_flush(sf);
             t[i] = now() - t0;
         }
-        printf("  window frame, %-48s %6.1f ms  (median of 15)\n", frames[k].what, median(t, 15) * 1e3);
+        printf("  window frame at 1920 × 1080, %-48s %6.1f ms  (median of 15)\n", frames[k].what, median(t, 15) * 1e3);
     }
     cairo_destroy(cr);
     cairo_surface_destroy(sf);
