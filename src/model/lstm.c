@@ -196,6 +196,9 @@ void tf_lstm_decode(tf_acts *a, const tf_model *m, const int *tgt, int T) { deco
 
 void tf_decode_next(tf_acts *a, const tf_model *m, const int *tgt, int T) {
     if (m->cfg.arch == TF_ARCH_LSTM && T > 1 && a->T == T - 1) decode_from(a, m, tgt, T - 1, T); // one more step
+    // the Transformer: every stage again, but the output layer (V columns) only for the new position,
+    // which is all that changes there under the causal mask
+    else if (T > 1 && a->T == T - 1 && !(m->cfg.without & TF_WITHOUT_MASK)) tf_decode_rows(a, m, tgt, T, T - 1);
     else tf_decode(a, m, tgt, T);
 }
 

@@ -166,7 +166,9 @@ void tf_encode(tf_acts *a, const tf_model *m, const int *src, int S) {
     if (c->has_enc_norm) tf_layernorm(a->enc_norm, x, m->enc_norm_w, m->enc_norm_b, c->eps, S, C);
 }
 
-void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T) {
+void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T) { tf_decode_rows(a, m, tgt, T, 0); }
+
+void tf_decode_rows(tf_acts *a, const tf_model *m, const int *tgt, int T, int first) {
     if (m->cfg.arch == TF_ARCH_LSTM) { tf_lstm_decode(a, m, tgt, T); return; }
     const tf_config *c = &m->cfg;
     int C = c->C, H = c->H, S = a->S, pre = c->norm_first;
@@ -210,9 +212,10 @@ void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T) {
         x = la->norm3;
     }
     if (c->has_dec_norm) tf_layernorm(a->dec_norm, x, m->dec_norm_w, m->dec_norm_b, c->eps, T, C);
-    // y (T,C) @ Gᵀ (C,V) + b -> logits (T,V); softmax -> probs
-    tf_linear_fast(a->logits, a->dec_out, m->gen_w, m->gen_b, T, C, c->V_tgt);
-    tf_softmax_rows(a->probs, a->logits, T, c->V_tgt);
+    // y (T,C) @ Gᵀ (C,V) + b -> logits (T,V); softmax -> probs   (rows from first on)
+    size_t V = (size_t)c->V_tgt;
+    tf_linear_fast(a->logits + first * V, a->dec_out + (size_t)first * C, m->gen_w, m->gen_b, T - first, C, c->V_tgt);
+    tf_softmax_rows(a->probs + first * V, a->logits + first * V, T - first, c->V_tgt);
 }
 
 // ---------------------------------------------------------------- a whole run

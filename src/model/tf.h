@@ -368,6 +368,9 @@ void tf_attention_ex(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const
 // The forward pass. src (S) and tgt (T) are token ids; tgt starts with <bos>.
 void tf_encode(tf_acts *a, const tf_model *m, const int *src, int S);
 void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T); // after tf_encode
+// The same with the output layer (logits, probs) computed from row first on; the
+// rows before are left as they are (greedy decoding: with the causal mask they do not change).
+void tf_decode_rows(tf_acts *a, const tf_model *m, const int *tgt, int T, int first);
 // (Both run the recurrent model when m->cfg.arch is TF_ARCH_LSTM: tf_lstm_encode, tf_lstm_decode.)
 // Greedy decoding's step: the same as tf_decode on tgt (T), after a tf_decode
 // or tf_decode_next on its first T−1 tokens. A recurrent model computes only
