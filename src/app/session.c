@@ -166,6 +166,8 @@ int app_session_rerun(app_session *a, const char *old_src, const char *old_tgt) 
     }
     app_state_attach(&a->s, &a->r.trace);
     if (a->r.n_src_unk + a->r.n_tgt_unk) app_state_message(&a->s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
+    if (tf_model_needs_lang_token(app_session_model(a), a->s.src)) // a MarianMT model of several target languages
+        app_state_message(&a->s, 0, "%s", _("this translator wants the target language first, such as >>ara<< (see vocab.json)"));
     if (a->s.side_by_side) app_session_partner(a);
     return 0;
 }
@@ -206,6 +208,8 @@ void app_session_open(app_session *a, tf_model *m, tf_run *r, const char *path, 
     if (timeline) app_session_timeline(a);       // its training snapshots, when it has them: a timeline at its last point (the model itself)
     load_glossaries(a);
     if (a->r.n_src_unk + a->r.n_tgt_unk) app_state_message(&a->s, 0, "%s", _("unknown words are read as <unk> (see the panel)"));
+    if (tf_model_needs_lang_token(app_session_model(a), a->s.src)) // a MarianMT model of several target languages
+        app_state_message(&a->s, 0, "%s", _("this translator wants the target language first, such as >>ara<< (see vocab.json)"));
     a->dirty = 1;
 }
 
