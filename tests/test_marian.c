@@ -6,6 +6,7 @@
 // PyTorch, written from transformers' modeling_marian.py; tokens.tsv holds what
 // spm_encode and vocab.json make of English, Persian and Arabic sentences.
 #include "fixture_cases.h"
+#include "../src/render/render.h"
 
 #include <math.h>
 
@@ -144,6 +145,33 @@ static void join_pieces(void **state) {
     free(s);
 }
 
+// marian/arith: the cards of the cells differ from the paper's where the model does:
+// PE in two halves, and the model's activation in the feed-forward layer.
+static void arithmetic_cards(void **state) {
+    (void)state;
+    tf_model m;
+    tf_run r;
+    tf_err e;
+    load(&m, DIR "/tiny");
+    if (tf_run_sentence(&r, &m, "I enjoy learning.", NULL, &e)) fail_msg("%s", e.msg);
+    char lines[64][200];
+    int pe = tf_trace_find(&r.trace, "src.pe"), n = render_arith_lines(&r.trace, &m, pe, 3, 10, NULL, lines, 64);
+    // C 16: dimension 10 is the cosine of angle 3 / 10000^(4/16) (j = 2 of the second half)
+    char want[64];
+    snprintf(want, sizeof want, "cos(%.4g", 3 / pow(10000.0, 4.0 / 16));
+    int found = 0;
+    for (int k = 0; k < n; k++) found |= strstr(lines[k], want) != NULL;
+    if (!found) { for (int k = 0; k < n; k++) print_message("  | %s\n", lines[k]); fail_msg("no line with %s", want); }
+    int hid = tf_trace_find(&r.trace, "enc.0.ffn.hidden");
+    n = render_arith_lines(&r.trace, &m, hid, 1, 5, NULL, lines, 64);
+    found = 0;
+    for (int k = 0; k < n; k++) found |= !strncmp(lines[k], "SiLU(z) = z · σ(z)", strlen("SiLU(z) = z · σ(z)"));
+    for (int k = 0; k < n; k++) if (strstr(lines[k], "max(0") || strstr(lines[k], "ReLU")) fail_msg("a SiLU model's card says: %s", lines[k]);
+    if (!found) { for (int k = 0; k < n; k++) print_message("  | %s\n", lines[k]); fail_msg("no SiLU result line"); }
+    tf_run_free(&r);
+    tf_model_free(&m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(trace_matches_reference),
@@ -152,6 +180,7 @@ int main(void) {
         cmocka_unit_test(never_pad),
         cmocka_unit_test(pe_split),
         cmocka_unit_test(join_pieces),
+        cmocka_unit_test(arithmetic_cards),
     };
     return cmocka_run_group_tests_name("marian", tests, NULL, NULL);
 }

@@ -387,6 +387,30 @@ static void arith_linear(card *c, const tf_stage *x, const char *wname, const ch
                          int relu) {
     int i = c->row, o = c->col, n = x->cols;
     float v = at(c->s, i, o);
+    // the model's activation in ReLU's place (a MarianMT checkpoint: SiLU or GELU)
+    tf_act act = relu && c->m ? c->m->cfg.act : TF_ACT_RELU;
+    const char *an = act == TF_ACT_SILU ? "SiLU" : "GELU";
+    if (relu && act != TF_ACT_RELU) {
+        if (bname) put(c, K_TEXT, render_tr(c->o, "Row %d of the input times column %d of %s, plus the bias %s[%d], then %s."), i, o, wname, bname, o, an);
+        put(c, K_MATH, render_tr(c->o, "x = %s   (row %d of %s)"), row_values(x, i).s, i, x->id);
+        double z = 0;
+        if (W) {
+            const float *w = W + (size_t)o * n;
+            for (int k = 0; k < n; k++) {
+                z += (double)at(x, i, k) * w[k];
+                if (show_term(c, k, n))
+                    put(c, K_TERM, "x%s × %s[%d, %d] = %s × %s = %s", sub(k).s, wname, k, o, num(at(x, i, k)).s, num(w[k]).s,
+                        num((double)at(x, i, k) * w[k]).s);
+            }
+            if (bname) z += b[o];
+            put(c, K_MATH, "z = Σ + %s[%d] = %s", bname ? bname : "0", o, num(z).s);
+            put(c, K_RESULT, "%s(z) = z · %s(z) = %s · %s = %s", an, act == TF_ACT_SILU ? "σ" : "Φ", num(z).s,
+                num(act == TF_ACT_SILU ? 1.0 / (1.0 + exp(-z)) : 0.5 * (1.0 + erf(z / sqrt(2.0)))).s, num(v).s);
+        } else put(c, K_RESULT, "%s(x · %s column %d + %s[%d]) = %s", an, wname, o, bname ? bname : "0", o, num(v).s);
+        put(c, K_NOTE, act == TF_ACT_SILU ? render_tr(c->o, "SiLU (swish) is z·σ(z): a positive z passes almost unchanged, a negative one is squeezed towards 0.")
+                                          : render_tr(c->o, "GELU is z·Φ(z), Φ the normal distribution's CDF: like ReLU, but smooth."));
+        return;
+    }
     if (bname) put(c, K_TEXT, relu ? render_tr(c->o, "Row %d of the input times column %d of %s, plus the bias %s[%d], then ReLU.")
                                    : render_tr(c->o, "Row %d of the input times column %d of %s, plus the bias %s[%d]."), i, o, wname, bname, o);
     else put(c, K_TEXT, render_tr(c->o, "Row %d of the input times column %d of %s (this model has no bias here)."), i, o, wname);
@@ -528,13 +552,18 @@ static void arith_pe(card *c) {
                        "any order of the same words, only in that order."));
         return;
     }
+    int split = c->m && c->m->cfg.pe_split, h = (C + 1) / 2, use_cos = d & 1; // (MarianMT: sin | cos halves)
+    if (split) { use_cos = d >= h; two_i = 2 * (use_cos ? d - h : d); }
     double e = (double)two_i / C, base = pow(10000.0, e), angle = pos / base;
-    put(c, K_TEXT, d & 1 ? render_tr(c->o, "Position %d (%s), dimension %d = 2i + 1 with i = %d: odd dimensions use cos, even ones sin.")
-                         : render_tr(c->o, "Position %d (%s), dimension %d = 2i with i = %d: even dimensions use sin, odd ones cos."),
+    if (split)
+        put(c, K_TEXT, render_tr(c->o, "Position %d (%s), dimension %d: this model puts sin in the first half of the dimensions and cos of the "
+                                       "same angles in the second half, so here i = %d."), pos, token(c, c->s->row_axis, pos).s, d, two_i / 2);
+    else put(c, K_TEXT, d & 1 ? render_tr(c->o, "Position %d (%s), dimension %d = 2i + 1 with i = %d: odd dimensions use cos, even ones sin.")
+                              : render_tr(c->o, "Position %d (%s), dimension %d = 2i with i = %d: even dimensions use sin, odd ones cos."),
         pos, token(c, c->s->row_axis, pos).s, d, two_i / 2);
     put(c, K_MATH, render_tr(c->o, "2i ÷ d_model = %d ÷ %d = %s,   10000^%s = %s"), two_i, C, num(e).s, num(e).s, num(base).s);
     put(c, K_MATH, render_tr(c->o, "angle = pos ÷ 10000^(2i/d_model) = %d ÷ %s = %s"), pos, num(base).s, num(angle).s);
-    put(c, K_RESULT, "%s(%s) = %s", d & 1 ? "cos" : "sin", num(angle).s, num(at(c->s, pos, d)).s);
+    put(c, K_RESULT, "%s(%s) = %s", use_cos ? "cos" : "sin", num(angle).s, num(at(c->s, pos, d)).s);
     put(c, K_NOTE, render_tr(c->o, "Each pair of dimensions is a wave with wavelength 2π·10000^(2i/d_model) = %s positions: low dimensions "
                    "change fast, high ones slowly, so every position gets its own pattern (paper §3.5)."), num(2 * M_PI * base).s);
 }
