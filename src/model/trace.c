@@ -210,6 +210,21 @@ static void switched_off(const ctx *x, tf_stage *s) {
 
 // Appends one stage. base is the struct the definition's offset refers to;
 // extra offsets the data (one head's slice). t->stages NULL only counts.
+// A MarianMT model's own formulas where it differs from the paper: the
+// positional encoding's halves and the feed-forward's activation (post-LN only).
+static const char *model_formula(const tf_config *c, const stage_def *d, int decoder, const char *paper) {
+    static const char *const ffn[3][2][2] = { // [act][decoder][out]
+        {{NULL, NULL}, {NULL, NULL}},
+        {{"SiLU(x·W_1 + b_1) = z·σ(z)", "FFN(x) = SiLU(x·W_1 + b_1)·W_2 + b_2"},
+         {"SiLU(y·W_1 + b_1) = z·σ(z)", "FFN(y) = SiLU(y·W_1 + b_1)·W_2 + b_2"}},
+        {{"GELU(x·W_1 + b_1) = z·Φ(z)", "FFN(x) = GELU(x·W_1 + b_1)·W_2 + b_2"},
+         {"GELU(y·W_1 + b_1) = z·Φ(z)", "FFN(y) = GELU(y·W_1 + b_1)·W_2 + b_2"}},
+    };
+    if (d->op == TF_OP_PE) return c->pe_split ? "PE(pos, j) = sin(pos / 10000^(2j/d_model)), PE(pos, d_model/2 + j) = cos(…)" : paper;
+    if (c->norm_first || c->act == TF_ACT_RELU) return paper;
+    return ffn[c->act][decoder][d->op == TF_OP_FFN_OUT];
+}
+
 static void emit(ctx *x, const stage_def *d, const void *base, size_t extra, const char *id) {
     tf_trace *t = x->t;
     if (t->stages) {
@@ -217,6 +232,7 @@ static void emit(ctx *x, const stage_def *d, const void *base, size_t extra, con
         snprintf(s->id, sizeof s->id, "%s", id);
         s->title = d->title;
         s->formula = d->formula[x->flavour] ? d->formula[x->flavour] : d->formula[0];
+        if (d->op == TF_OP_PE || d->op == TF_OP_FFN_HIDDEN || d->op == TF_OP_FFN_OUT) s->formula = model_formula(x->c, d, x->side == TF_SIDE_DEC, s->formula);
         s->family = TF_FAMILY_TRANSFORMER;
         s->side = x->side;
         s->layer = x->layer;
