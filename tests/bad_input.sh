@@ -254,6 +254,9 @@ mfresh; echo "not a sentencepiece model" >"$MD/source.spm"
 marian "a text file as source.spm" "source.spm: " "is not a SentencePiece model"
 mfresh; : >"$MD/target.spm"
 marian "an empty target.spm" "target.spm: " "is not a SentencePiece model"
+mfresh
+expect "marian: model convert" "$OUT/m.safetensors: " "reads but does not write or train" "$TVIZ" model convert "$MD" --f16 -o "$OUT/m.safetensors"
+expect "marian: train --resume" "$MD: " "reads but does not write or train" "$TVIZ" train --resume "$MD" -o "$OUT/m.safetensors"
 rm -rf "$MD"
 
 # ================================================================ sentences (--src, --tgt)

@@ -77,6 +77,11 @@ static int model_info(int argc, char **argv) {
            c->has_enc_norm ? "yes" : "no", c->has_dec_norm ? "yes" : "no",
            c->has_tgt_embed ? "own" : "shared with the source", c->has_generator ? "own" : "tied to the target embedding",
            c->has_generator_bias ? " with bias" : "");
+    if (c->marian) {
+        static const char *const act[] = {"ReLU", "SiLU (swish)", "GELU"};
+        printf("a MarianMT checkpoint folder: feed-forward %s · positions sin | cos in two halves · output tied to model.shared.weight + final_logits_bias · "
+               "decoding starts from %s, ends at %s\n", act[c->act], m.tgt_vocab.tok[m.tgt_vocab.bos], m.tgt_vocab.tok[m.tgt_vocab.eos]);
+    }
     char parts[64];
     printf("layers: %s · trained without: %s\n", c->norm_first ? "pre-LN (norm_first: x + Sublayer(LayerNorm(x)))" : "post-LN (the paper: LayerNorm(x + Sublayer(x)))",
            c->trained_without ? tf_without_format(c->trained_without, parts, sizeof parts) : "nothing");

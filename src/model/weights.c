@@ -787,6 +787,7 @@ int tf_model_save(const tf_model *m, const char *path, tf_err *e) { return save(
 int tf_model_save_f16(const tf_model *m, const char *path, tf_err *e) { return save(m, path, 1, e); }
 
 static int save(const tf_model *m, const char *path, int f16, tf_err *e) {
+    if (m->cfg.marian) return tf_fail(e, "the model is a MarianMT checkpoint, which tviz reads but does not write or train; use its folder as it is");
     tf_model *mm = (tf_model *)m; // the table only takes the addresses of its fields
     int np = param_table(mm, NULL);
     param *tab = calloc((size_t)np, sizeof *tab);
@@ -904,6 +905,7 @@ fail:
 }
 
 int tf_model_clone(tf_model *dst, const tf_model *src, tf_err *e) {
+    if (src->cfg.marian) return tf_fail(e, "the model is a MarianMT checkpoint, which tviz reads but does not write or train; use its folder as it is");
     char *sv = join_vocab(&src->src_vocab), *tv = src->shared_vocab ? NULL : join_vocab(&src->tgt_vocab);
     int rc = -1;
     if (!sv || (!src->shared_vocab && !tv)) { tf_fail(e, "out of memory"); goto done; }
