@@ -9,6 +9,8 @@
 #include "../src/render/render.h"
 
 #include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define TOL 1e-4 // |C - reference| <= TOL · max(1, |reference|) at every stage
 #define DIR "tests/fixtures/marian"
@@ -172,6 +174,45 @@ static void arithmetic_cards(void **state) {
     tf_model_free(&m);
 }
 
+// marian/lm-head: a stored lm_head.weight that is not the shared embedding is
+// reported (tf_model.note) and not used: the output stays tied, as MarianMT ties it.
+static void lm_head_that_differs(void **state) {
+    (void)state;
+    static const char *const files[] = {"config.json", "vocab.json", "source.spm", "target.spm", "model.safetensors"};
+    char path[512], dir[256];
+    snprintf(dir, sizeof dir, "%s/lm-head", test_tmpdir());
+    assert_int_equal(mkdir(dir, 0700), 0);
+    for (int k = 0; k < 5; k++) {
+        size_t n = 0;
+        snprintf(path, sizeof path, DIR "/tiny/%s", files[k]);
+        char *data = read_file(path, &n);
+        assert_non_null(data);
+        if (k == 4) { // one weight of lm_head.weight changed
+            uint64_t hl;
+            memcpy(&hl, data, 8);
+            cJSON *h = cJSON_ParseWithLength(data + 8, (size_t)hl);
+            const cJSON *off = cJSON_GetObjectItem(cJSON_GetObjectItem(h, "lm_head.weight"), "data_offsets");
+            assert_non_null(off);
+            float *w = (float *)(void *)(data + 8 + hl + (size_t)cJSON_GetArrayItem(off, 0)->valuedouble);
+            *w += 0.5f;
+            cJSON_Delete(h);
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+        write_file(path, data, n);
+        free(data);
+    }
+    tf_model m;
+    load(&m, dir);
+    assert_non_null(strstr(m.note, "lm_head.weight differs from model.shared.weight"));
+    assert_ptr_equal(m.gen_w, m.src_embed);
+    tf_model_free(&m);
+    for (int k = 0; k < 5; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+        remove(path);
+    }
+    rmdir(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(trace_matches_reference),
@@ -181,6 +222,7 @@ int main(void) {
         cmocka_unit_test(pe_split),
         cmocka_unit_test(join_pieces),
         cmocka_unit_test(arithmetic_cards),
+        cmocka_unit_test(lm_head_that_differs),
     };
     return cmocka_run_group_tests_name("marian", tests, NULL, NULL);
 }

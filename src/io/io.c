@@ -59,18 +59,15 @@ int io_resolve_model(const char *name, char *out, size_t n) {
 int io_load_model(tf_model *m, const char *name, char *path, size_t n) {
     if (io_resolve_model(name, path, n)) return 1;
     tf_err e;
+    size_t l = strlen(name); // (a MarianMT folder's name without its trailing /)
+    while (l > 1 && name[l - 1] == '/') l--;
     if (tf_model_load(m, path, &e)) {
         if (!tf_is_dir(path)) return io_error(name, "%s", e.msg); // as typed: a shipped model's folder is not the user's
         // a MarianMT folder: the message starts with the file in it (and its line): DIR/config.json:12: …
-        size_t l = strlen(name);
-        while (l > 1 && name[l - 1] == '/') l--;
         return io_error(NULL, "%.*s/%s", (int)l, name, e.msg);
     }
-    if (m->note[0]) { // a warning the loader left: tviz: DIR/model.safetensors: …
-        size_t l = strlen(name);
-        while (l > 1 && name[l - 1] == '/') l--;
-        fprintf(stderr, "tviz: warning: %.*s/%s\n", (int)l, name, m->note);
-    }
+    // a warning the loader left (a MarianMT folder's): tviz: warning: DIR/model.safetensors: …
+    if (m->note[0]) fprintf(stderr, "tviz: warning: %.*s/%s\n", (int)l, name, m->note);
     return 0;
 }
 

@@ -443,8 +443,9 @@ int tf_model_load(tf_model *m, const char *path, tf_err *e) {
     void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (map == MAP_FAILED) return tf_fail(e, "cannot map the model into memory (%s)", strerror(errno));
-    const unsigned char *head = map; // PyTorch's pytorch_model.bin: a zip (PK) or an older pickle (0x80)
-    if (!memcmp(head, "PK\3\4", 4) || (head[0] == 0x80 && head[1] <= 5)) {
+    // PyTorch's pytorch_model.bin: a zip, or before PyTorch 1.6 a pickle that starts with torch's magic
+    // number (both would be a safetensors header longer than any file)
+    if ((size >= 4 && !memcmp(map, "PK\3\4", 4)) || (size >= 10 && !memcmp(map, "\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20", 10))) {
         munmap(map, size);
         return tf_fail(e, "is a PyTorch pickle (pytorch_model.bin), which tviz never opens; convert it to model.safetensors once "
                           "(man tviz, MARIANMT CHECKPOINTS)");
