@@ -188,7 +188,8 @@ void tf_decode_rows(tf_acts *a, const tf_model *m, const int *tgt, int T, int fi
             residual(la->add1, x, la->self_attn.out, la->drop1, res, T * C);
             // x = x + CrossAttention(LayerNorm(x), memory)
             tf_layernorm(la->norm2, la->add1, w->n2w, w->n2b, c->eps, T, C);
-            tf_attention_ex(&la->cross_attn, &w->cross_attn, la->norm2, a->memory, 0, scaled, T, S, C, H);
+            if (first) tf_attention_kv_kept(&la->cross_attn, &w->cross_attn, la->norm2, scaled, T, S, C, H);
+            else tf_attention_ex(&la->cross_attn, &w->cross_attn, la->norm2, a->memory, 0, scaled, T, S, C, H);
             residual(la->add2, la->add1, la->cross_attn.out, la->drop2, res, T * C);
             // x = x + FFN(LayerNorm(x))
             tf_layernorm(la->norm3, la->add2, w->n3w, w->n3b, c->eps, T, C);
@@ -202,7 +203,8 @@ void tf_decode_rows(tf_acts *a, const tf_model *m, const int *tgt, int T, int fi
         residual(la->add1, x, la->self_attn.out, la->drop1, res, T * C);
         tf_layernorm(la->norm1, la->add1, w->n1w, w->n1b, c->eps, T, C);
         // x = LayerNorm(x + CrossAttention(x, memory))
-        tf_attention_ex(&la->cross_attn, &w->cross_attn, la->norm1, a->memory, 0, scaled, T, S, C, H);
+        if (first) tf_attention_kv_kept(&la->cross_attn, &w->cross_attn, la->norm1, scaled, T, S, C, H); // (K, V of the memory: as before)
+        else tf_attention_ex(&la->cross_attn, &w->cross_attn, la->norm1, a->memory, 0, scaled, T, S, C, H);
         residual(la->add2, la->norm1, la->cross_attn.out, la->drop2, res, T * C);
         tf_layernorm(la->norm2, la->add2, w->n2w, w->n2b, c->eps, T, C);
         // x = LayerNorm(x + FFN(x))

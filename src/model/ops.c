@@ -267,13 +267,16 @@ void tf_attention(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const fl
 }
 
 // (scaled 0, the what-if "scale": scaled = scores, softmax of the raw dot products)
-void tf_attention_ex(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const float *xkv, int causal, int scaled,
-                     int Tq, int Tk, int C, int H) {
+// (xkv NULL: a->k and a->v hold the keys and values already)
+static void attention(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const float *xkv, int causal, int scaled,
+                      int Tq, int Tk, int C, int H) {
     int D = C / H;
     size_t CC = (size_t)C * C;
     tf_linear_fast(a->q, xq, w->in_w, w->in_b, Tq, C, C);
-    tf_linear_fast(a->k, xkv, w->in_w + CC, w->in_b + C, Tk, C, C);
-    tf_linear_fast(a->v, xkv, w->in_w + 2 * CC, w->in_b + 2 * C, Tk, C, C);
+    if (xkv) {
+        tf_linear_fast(a->k, xkv, w->in_w + CC, w->in_b + C, Tk, C, C);
+        tf_linear_fast(a->v, xkv, w->in_w + 2 * CC, w->in_b + 2 * C, Tk, C, C);
+    }
     float rsqrt_d = scaled ? 1.0f / sqrtf((float)D) : 1.0f;
     for (int h = 0; h < H; h++) {
         size_t hoff = (size_t)h * Tq * Tk;
@@ -296,6 +299,15 @@ void tf_attention_ex(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const
             }
     }
     tf_linear_fast(a->out, a->concat, w->out_w, w->out_b, Tq, C, C);
+}
+
+void tf_attention_ex(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const float *xkv, int causal, int scaled,
+                     int Tq, int Tk, int C, int H) {
+    attention(a, w, xq, xkv, causal, scaled, Tq, Tk, C, H);
+}
+
+void tf_attention_kv_kept(tf_attn_acts *a, const tf_attn_w *w, const float *xq, int scaled, int Tq, int Tk, int C, int H) {
+    attention(a, w, xq, NULL, 0, scaled, Tq, Tk, C, H);
 }
 
 // ---------------------------------------------------------------- what if? (DESIGN.md "Transformer variants")

@@ -364,12 +364,16 @@ void tf_attention(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const fl
 // The same with the division by √d_k optional (scaled 0: scaled = scores, the what-if "scale").
 void tf_attention_ex(tf_attn_acts *a, const tf_attn_w *w, const float *xq, const float *xkv, int causal, int scaled,
                      int Tq, int Tk, int C, int H);
+// The same without a causal mask, with the keys and values a->k, a->v (Tk,C) that an
+// earlier call computed: the cross-attention while decoding, over the unchanging encoder output.
+void tf_attention_kv_kept(tf_attn_acts *a, const tf_attn_w *w, const float *xq, int scaled, int Tq, int Tk, int C, int H);
 
 // The forward pass. src (S) and tgt (T) are token ids; tgt starts with <bos>.
 void tf_encode(tf_acts *a, const tf_model *m, const int *src, int S);
 void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T); // after tf_encode
 // The same with the output layer (logits, probs) computed from row first on; the
 // rows before are left as they are (greedy decoding: with the causal mask they do not change).
+// first > 0 also keeps the cross-attention's keys and values of the call before.
 void tf_decode_rows(tf_acts *a, const tf_model *m, const int *tgt, int T, int first);
 // (Both run the recurrent model when m->cfg.arch is TF_ARCH_LSTM: tf_lstm_encode, tf_lstm_decode.)
 // Greedy decoding's step: the same as tf_decode on tgt (T), after a tf_decode
