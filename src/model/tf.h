@@ -473,6 +473,7 @@ typedef struct {
     const char *const *src_labels; // (S) source tokens as the model sees them ("<unk>" included)
     const char *const *tgt_labels; // (T) decoder input tokens, "<bos>" first
     const char *const *vocab;      // (V) target vocabulary, for out.logits / out.probs columns
+    const char *eos;               // the end-of-sentence token as the labels show it ("<eos>"; "</s>" in MarianMT)
     int without;                   // TF_WITHOUT_* parts switched off in this run (the model's cfg.without)
     int norm_first;                // 1: a pre-LN model
 } tf_trace;

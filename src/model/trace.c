@@ -348,6 +348,7 @@ int tf_trace_build(tf_trace *t, const tf_model *m, const tf_acts *a,
     t->src_labels = src_labels;
     t->tgt_labels = tgt_labels;
     t->vocab = (const char *const *)m->tgt_vocab.tok;
+    t->eos = m->tgt_vocab.eos >= 0 ? m->tgt_vocab.tok[m->tgt_vocab.eos] : "<eos>";
     t->without = m->cfg.without;
     t->norm_first = m->cfg.norm_first;
     return 0;

@@ -64,7 +64,7 @@ static int source_words(const tf_trace *t, int *first, int *count) {
     int words = 0;
     *first = *count = 0;
     for (int i = 0; i < t->S; i++) {
-        if (!strcmp(t->src_labels[i], "<eos>")) continue;
+        if (!strcmp(t->src_labels[i], t->eos)) continue;
         int j = i;
         while (j + 1 < t->S && continues(t->src_labels[j])) j++;
         if (j > i && !*count) { *first = i; *count = j - i + 1; }
@@ -102,7 +102,7 @@ static int twin(const tf_trace *t, int *a, int *b) {
     *a = *b = 0;
     for (int j = 1; j < t->S; j++)
         for (int i = 0; i < j; i++)
-            if (!strcmp(t->src_labels[i], t->src_labels[j]) && strcmp(t->src_labels[i], "<eos>")) { *a = i; *b = j; return 1; }
+            if (!strcmp(t->src_labels[i], t->src_labels[j]) && strcmp(t->src_labels[i], t->eos)) { *a = i; *b = j; return 1; }
     return 0;
 }
 
@@ -165,7 +165,7 @@ static int scalar(const render_lesson_ctx *c, const char *name, char *out, size_
     if (src || !strcmp(name, "translation")) { // the source's tokens, or the decoder input's after <bos>, up to <eos>
         const char *const *tok = src ? c->t->src_labels : c->t->tgt_labels;
         int first = !src, end = first;
-        while (end < (src ? c->t->S : c->t->T) && strcmp(tok[end], "<eos>")) end++;
+        while (end < (src ? c->t->S : c->t->T) && strcmp(tok[end], c->t->eos)) end++;
         char *text = tf_join_tokens((char *const *)tok + first, end - first); // subword pieces back into words
         if (!text) return why(out, n, "%s: out of memory", name);
         size_t k = (size_t)snprintf(out, n, "%s", text);

@@ -29,7 +29,7 @@ static int top_indices(const float *p, int n, int k, int *out) {
 // decoder input, and after the last one the end of the sentence.
 static int target_of(const tf_trace *t, int i) {
     if (i + 1 < t->T) return tf_trace_vocab_id(t, t->tgt_labels[i + 1]);
-    return tf_trace_vocab_id(t, "<eos>");
+    return tf_trace_vocab_id(t, t->eos);
 }
 
 // 1-based rank of column j in row p (n).
