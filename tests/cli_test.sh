@@ -86,6 +86,20 @@ cmp -s "$T/we.safetensors" assets/models/worked-example.safetensors || bad "the 
 expect_ok "model init another seed" "$TVIZ" model init --preset worked-example --seed 9 -o "$T/we9.safetensors"
 expect_ok "model by path" "$TVIZ" trace --model "$T/we.safetensors" --src "$S" -o "$T/p.json"
 
+# ---- a MarianMT checkpoint folder (the tiny test one: 2 + 2 layers, d_model 16, SiLU)
+MA=tests/fixtures/marian/tiny
+expect_ok "marian: trace" "$TVIZ" trace --model "$MA" --src "I enjoy learning." --tgt "أنا أستمتع بتعلم." -o "$T/m.json"
+grep -q '"family":"marian"' "$T/m.json" || bad "marian: the trace's config does not say family marian"
+grep -q '"activation":"silu"' "$T/m.json" || bad "marian: the trace's config does not name SiLU"
+[ "$(grep -o '"id":"' "$T/m.json" | wc -l)" -eq 126 ] || bad "marian: $(grep -o '"id":"' "$T/m.json" | wc -l) stages, want 126"
+grep -q '"tgt_tokens":\["<pad>"' "$T/m.json" || bad "marian: the decoder input does not start with <pad> (decoder_start_token_id)"
+grep -q '"</s>"\],"tgt_tokens"' "$T/m.json" || bad "marian: the source does not end with </s>"
+expect_ok "marian: translate" "$TVIZ" translate --model "$MA/" ">>ara<< The cat sleeps."
+expect_ok "marian: model info" "$TVIZ" model info "$MA"
+grep -q "a MarianMT checkpoint folder: feed-forward SiLU" "$T/out" || bad "marian: model info does not name the checkpoint's kind"
+expect_ok "marian: export" "$TVIZ" export --model "$MA" --src "I enjoy learning." --stage out.probs -o "$T/m.png"
+expect_ok "marian: walk" "$TVIZ" walk --model "$MA" --src "I enjoy learning."
+
 # ---- bad sentences, model files, lesson files and output paths: tests/bad_input.sh
 
 # ---- bad options, stages and outputs
