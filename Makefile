@@ -59,7 +59,7 @@ B  := build
 BA := build/asan
 
 .PHONY: all run test test-suites test-unit check-sanitize test-asan fuzz fuzz-smoke soak valgrind bench deps fixtures train-fixtures en-fa worked-example screenshots pot clean \
-        lstm-fixtures lstm-train-fixtures lstm-en-fa rnn-attn-en-fa \
+        lstm-fixtures lstm-train-fixtures lstm-en-fa rnn-attn-en-fa marian-fixtures \
         en-fa-no-pe en-fa-no-mask en-fa-pre-ln \
         install uninstall test-install deb web serve
 all: $(B)/tviz $(MO)
@@ -366,6 +366,10 @@ fixtures:
 # models of 1-3 layers, reversed source or not, computed by hand and checked against torch.nn.LSTM.
 lstm-fixtures:
 	/usr/bin/python3 tests/ref/make_lstm_fixtures.py
+
+# Tiny MarianMT checkpoints and their reference traces (PyTorch, Debian's spm_train and spm_encode).
+marian-fixtures:
+	/usr/bin/python3 tests/ref/make_marian_fixtures.py
 
 # Reference training of the recurrent models: loss, gradients (BPTT by autograd), clipping, two Adam steps.
 lstm-train-fixtures:

@@ -32,7 +32,7 @@ and tokenization_marian.py (MarianTokenizer), in float64, without transformers:
     decoder_start_token_id (the pad token); greedy decoding never picks pad and stops at </s>
 The output is deterministic (seeded generators, spm_train with one thread).
 """
-import json, math, os, struct, subprocess, sys, tempfile
+import json, math, os, struct, subprocess, sys
 import numpy as np
 import torch
 
@@ -59,9 +59,9 @@ LANG_TOKENS = [">>ara<<", ">>pes<<"]
 
 # ----------------------------------------------------------------- SentencePiece (Debian's command-line tools)
 def spm_train(prefix, lines, vocab_size):
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as f:
+    path = prefix + ".txt"  # (a fixed name: the model keeps its input's path, and the fixtures stay the same bytes)
+    with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
-        path = f.name
     subprocess.run(["spm_train", "--input=" + path, "--model_prefix=" + prefix, "--vocab_size=%d" % vocab_size,
                     "--model_type=unigram", "--character_coverage=1.0", "--hard_vocab_limit=false",
                     "--normalization_rule_name=identity", "--num_threads=1", "--random_seed=1",
