@@ -174,43 +174,125 @@ static void arithmetic_cards(void **state) {
     tf_model_free(&m);
 }
 
-// marian/lm-head: a stored lm_head.weight that is not the shared embedding is
-// reported (tf_model.note) and not used: the output stays tied, as MarianMT ties it.
-static void lm_head_that_differs(void **state) {
-    (void)state;
+// A copy of the tiny checkpoint in the test's folder, its model.safetensors
+// passed through edit (the file's bytes, its header parsed) first.
+static const char *copy_tiny(const char *name, void (*edit)(char **data, size_t *n, const cJSON *h)) {
     static const char *const files[] = {"config.json", "vocab.json", "source.spm", "target.spm", "model.safetensors"};
-    char path[512], dir[256];
-    snprintf(dir, sizeof dir, "%s/lm-head", test_tmpdir());
+    static char dir[256];
+    char path[512];
+    snprintf(dir, sizeof dir, "%s/%s", test_tmpdir(), name);
     assert_int_equal(mkdir(dir, 0700), 0);
     for (int k = 0; k < 5; k++) {
         size_t n = 0;
         snprintf(path, sizeof path, DIR "/tiny/%s", files[k]);
         char *data = read_file(path, &n);
         assert_non_null(data);
-        if (k == 4) { // one weight of lm_head.weight changed
+        if (k == 4) {
             uint64_t hl;
             memcpy(&hl, data, 8);
             cJSON *h = cJSON_ParseWithLength(data + 8, (size_t)hl);
-            const cJSON *off = cJSON_GetObjectItem(cJSON_GetObjectItem(h, "lm_head.weight"), "data_offsets");
-            assert_non_null(off);
-            float *w = (float *)(void *)(data + 8 + hl + (size_t)cJSON_GetArrayItem(off, 0)->valuedouble);
-            *w += 0.5f;
+            assert_non_null(h);
+            edit(&data, &n, h);
             cJSON_Delete(h);
         }
         snprintf(path, sizeof path, "%s/%s", dir, files[k]);
         write_file(path, data, n);
         free(data);
     }
-    tf_model m;
-    load(&m, dir);
-    assert_non_null(strstr(m.note, "lm_head.weight differs from model.shared.weight"));
-    assert_ptr_equal(m.gen_w, m.src_embed);
-    tf_model_free(&m);
+    return dir;
+}
+
+static void remove_copy(const char *dir) {
+    static const char *const files[] = {"config.json", "vocab.json", "source.spm", "target.spm", "model.safetensors"};
+    char path[512];
     for (int k = 0; k < 5; k++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[k]);
         remove(path);
     }
     rmdir(dir);
+}
+
+static void change_lm_head(char **data, size_t *n, const cJSON *h) {
+    (void)n;
+    uint64_t hl;
+    memcpy(&hl, *data, 8);
+    const cJSON *off = cJSON_GetObjectItem(cJSON_GetObjectItem(h, "lm_head.weight"), "data_offsets");
+    assert_non_null(off);
+    float *w = (float *)(void *)(*data + 8 + hl + (size_t)cJSON_GetArrayItem(off, 0)->valuedouble);
+    *w += 0.5f;
+}
+
+// marian/lm-head: a stored lm_head.weight that is not the shared embedding is
+// reported (tf_model.note) and not used: the output stays tied, as MarianMT ties it.
+static void lm_head_that_differs(void **state) {
+    (void)state;
+    const char *dir = copy_tiny("lm-head", change_lm_head);
+    tf_model m;
+    load(&m, dir);
+    assert_non_null(strstr(m.note, "lm_head.weight differs from model.shared.weight"));
+    assert_ptr_equal(m.gen_w, m.src_embed);
+    tf_model_free(&m);
+    remove_copy(dir);
+}
+
+// Every tensor stored as F16 (IEEE half precision, safetensors "F16"), in the same order.
+static void to_f16(char **data, size_t *n, const cJSON *h) {
+    uint64_t hl;
+    memcpy(&hl, *data, 8);
+    cJSON *nh = cJSON_Duplicate(h, 1);
+    const char *body = *data + 8 + hl;
+    size_t total = 0;
+    for (cJSON *t = nh->child; t; t = t->next) {
+        if (!strcmp(t->string, "__metadata__")) continue;
+        cJSON *off = cJSON_GetObjectItem(t, "data_offsets");
+        size_t b = (size_t)cJSON_GetArrayItem(off, 0)->valuedouble, e = (size_t)cJSON_GetArrayItem(off, 1)->valuedouble;
+        cJSON_ReplaceItemInObject(t, "dtype", cJSON_CreateString("F16"));
+        cJSON_SetNumberValue(cJSON_GetArrayItem(off, 0), (double)(b / 2));
+        cJSON_SetNumberValue(cJSON_GetArrayItem(off, 1), (double)(e / 2));
+        total += (e - b) / 2;
+    }
+    char *js = cJSON_PrintUnformatted(nh);
+    size_t jl = strlen(js), pad = (jl + 7) / 8 * 8;
+    char *out = malloc(8 + pad + total);
+    assert_non_null(out);
+    uint64_t nl = pad;
+    memcpy(out, &nl, 8);
+    memset(out + 8, ' ', pad);
+    memcpy(out + 8, js, jl);
+    for (size_t i = 0; i < total / 2; i++) { // (the tensors are contiguous from offset 0)
+        float f;
+        memcpy(&f, body + 4 * i, 4);
+        uint16_t x = tf_f32_to_f16(f);
+        memcpy(out + 8 + pad + 2 * i, &x, 2);
+    }
+    free(js);
+    cJSON_Delete(nh);
+    free(*data);
+    *data = out;
+    *n = 8 + pad + total;
+}
+
+// marian/f16: a checkpoint saved in half precision reads as its weights rounded to F16.
+static void f16_checkpoint(void **state) {
+    (void)state;
+    const char *dir = copy_tiny("f16", to_f16);
+    tf_model a, b;
+    load(&a, DIR "/tiny");
+    load(&b, dir);
+    assert_int_equal(b.n_params, a.n_params);
+    assert_int_equal(a.n_f16, 0);
+    assert_true(b.n_f16 > 60); // every tensor tviz reads
+    size_t VC = (size_t)a.cfg.V_tgt * a.cfg.C, CC = (size_t)a.cfg.C * a.cfg.C;
+    for (size_t i = 0; i < VC; i++) assert_true(b.src_embed[i] == tf_f16_to_f32(tf_f32_to_f16(a.src_embed[i])));
+    for (size_t i = 0; i < 3 * CC; i++) // W_Q | W_K | W_V of the decoder's last cross-attention
+        assert_true(b.dec[1].cross_attn.in_w[i] == tf_f16_to_f32(tf_f32_to_f16(a.dec[1].cross_attn.in_w[i])));
+    tf_run r;
+    tf_err e;
+    if (tf_run_sentence(&r, &b, "I enjoy learning.", NULL, &e)) fail_msg("%s", e.msg);
+    tf_run_free(&r);
+    tf_model_free(&a);
+    tf_model_free(&b);
+    remove_copy(dir);
 }
 
 int main(void) {
@@ -223,6 +305,7 @@ int main(void) {
         cmocka_unit_test(join_pieces),
         cmocka_unit_test(arithmetic_cards),
         cmocka_unit_test(lm_head_that_differs),
+        cmocka_unit_test(f16_checkpoint),
     };
     return cmocka_run_group_tests_name("marian", tests, NULL, NULL);
 }

@@ -464,6 +464,7 @@ static int read_weights(tf_model *m, const unsigned char *file, size_t size, tf_
             goto done;
         }
         w[k].b = b;
+        m->n_f16 += w[k].f16;
         if (w[k].qkv || w[k].f16 || (uintptr_t)(data + b) % sizeof(float)) own += numel(&w[k]);
     }
     if (own && !(m->owned = malloc(own * sizeof(float)))) { tf_fail(e, "out of memory for the weights"); goto done; }
