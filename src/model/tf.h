@@ -98,7 +98,8 @@ int tf_bpe_word(const tf_bpe *b, const char *word, char ***pieces, tf_err *e);
 // when b has merges (b NULL or empty: words). Returns the count or -1.
 int tf_tokens(const tf_bpe *b, const char *sentence, char ***tokens, tf_err *e);
 // Tokens back into text: pieces ending in "@@" join the next one, the rest
-// are separated by spaces. malloc'd; NULL when out of memory.
+// are separated by spaces; SentencePiece pieces (when one starts with "▁",
+// MarianMT's) join, each "▁" a space. malloc'd; NULL when out of memory.
 char *tf_join_tokens(char *const *tokens, int n);
 
 // ---------------------------------------------------------------- config + weights
