@@ -51,8 +51,12 @@ static const char *const lstm_captions[TF_OP_COUNT] = {
     [TF_OP_LOGITS] = N_("Scores for every word of the target vocabulary: the top state times the output layer's weights, plus its bias."),
 };
 
-static const char *caption_for(const tf_stage *st) {
+static const char *caption_for(const tf_stage *st, const tf_model *m) {
     if (st->sublayer == TF_SUB_FINAL_NORM) return _("A final layer normalisation after the whole stack.");
+    if (st->op == TF_OP_FFN_HIDDEN && m && m->cfg.act == TF_ACT_SILU) // (a MarianMT model's activation)
+        return _("The feed-forward network's wide middle layer, after SiLU (swish): z·σ(z) with z = x W₁ + b₁.");
+    if (st->op == TF_OP_FFN_HIDDEN && m && m->cfg.act == TF_ACT_GELU)
+        return _("The feed-forward network's wide middle layer, after GELU: z·Φ(z) with z = x W₁ + b₁.");
     const char *c = st->op < TF_OP_COUNT ? captions[st->op] : NULL;
     if (tf_stage_is_lstm(st) && st->op < TF_OP_COUNT && lstm_captions[st->op]) c = lstm_captions[st->op];
     return c ? _(c) : "";
@@ -330,7 +334,7 @@ static double text_panel(cairo_t *cr, const app_state *s, const app_world *wd, c
         render_text_style body = ui;
         body.size = 15 * u;
         body.color = th->fg;
-        y += render_text(cr, caption_for(st), x, y, &body) + 12 * u;
+        y += render_text(cr, caption_for(st, wd->m), x, y, &body) + 12 * u;
     }
     if (wd->r->n_src_unk || wd->r->n_tgt_unk) {
         int k = snprintf(buf, sizeof buf, "⚠ %s", _("Not in the vocabulary, read as <unk>:"));
