@@ -36,7 +36,7 @@ static const char *usage =
     "  tviz --help | --version\n"
     "\n"
     "Options of trace and walk:\n"
-    "  --model M     a model file, or a shipped name (default: " IO_DEFAULT_MODEL ")\n"
+    "  --model M     a model file, a MarianMT checkpoint folder, or a shipped name (default: " IO_DEFAULT_MODEL ")\n"
     "  --src TEXT    the source sentence (default: \"" IO_DEFAULT_SENTENCE "\")\n"
     "  --tgt TEXT    the target sentence; without it the model decodes greedily\n"
     "  -o FILE       trace: write the JSON here instead of standard output\n"
