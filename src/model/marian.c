@@ -399,7 +399,7 @@ static int want_table(tf_model *m, want *w, float **lm_head) {
         }
     }
     want_add(w, &n, &m->src_embed, V, C, 0, 0, "model.shared.weight");
-    want_add(w, &n, &m->gen_b, V, 0, 0, 0, "final_logits_bias");
+    want_add(w, &n, &m->gen_b, V, 0, 0, 1, "final_logits_bias"); // (a buffer of zeros in transformers when absent)
     want_add(w, &n, lm_head, V, C, 0, 1, "lm_head.weight");
     return n;
 }
@@ -497,6 +497,7 @@ static int read_weights(tf_model *m, const unsigned char *file, size_t size, tf_
     }
     // Tied (tie_word_embeddings): the output layer is model.shared.weight, as transformers ties it.
     m->tgt_embed = m->gen_w = m->src_embed;
+    m->cfg.has_generator_bias = m->gen_b != NULL;
     if (lm_head && memcmp(lm_head, m->src_embed, sizeof(float) * (size_t)c->V_tgt * (size_t)c->C))
         snprintf(m->note, sizeof m->note, WEIGHTS ": lm_head.weight differs from model.shared.weight; tviz ties the output layer "
                                           "to the embeddings as MarianMT does, so lm_head.weight is not used");
