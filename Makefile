@@ -53,7 +53,7 @@ B  := build
 BA := build/asan
 
 .PHONY: all run test test-suites test-unit check-sanitize test-asan fuzz fuzz-smoke soak valgrind bench deps fixtures train-fixtures en-fa worked-example screenshots pot clean \
-        lstm-fixtures lstm-train-fixtures lstm-en-fa rnn-attn-en-fa \
+        lstm-fixtures beam-fixtures lstm-train-fixtures lstm-en-fa rnn-attn-en-fa \
         en-fa-no-pe en-fa-no-mask en-fa-pre-ln \
         install uninstall test-install deb web serve
 all: $(B)/tviz $(MO)
@@ -117,6 +117,7 @@ ROOMS_test_trace    := model
 ROOMS_test_weights  := model
 ROOMS_test_stage    := model
 ROOMS_test_lstm     := model
+ROOMS_test_beam     := model
 ROOMS_test_whatif   := model
 ROOMS_test_data     := io
 ROOMS_test_png      := io
@@ -333,6 +334,11 @@ fixtures:
 # models of 1-3 layers, reversed source or not, computed by hand and checked against torch.nn.LSTM.
 lstm-fixtures:
 	/usr/bin/python3 tests/ref/make_lstm_fixtures.py
+
+# Reference beam searches (tests/fixtures/beam/): a Transformer, an RNN with attention and a
+# plain LSTM of the fixtures above, every step's candidates computed in float64 by PyTorch.
+beam-fixtures:
+	/usr/bin/python3 tests/ref/make_beam_fixtures.py
 
 # Reference training of the recurrent models: loss, gradients (BPTT by autograd), clipping, two Adam steps.
 lstm-train-fixtures:
