@@ -1,8 +1,8 @@
 // beam.c — beam search (the paper's §6.1; scoring of Wu et al. 2016): tf.h
 // "beam search" states the rules. Every model family decodes through the
 // same step function greedy decoding uses (tf_decode_next); each live
-// hypothesis keeps its own activations, so a recurrent model continues from
-// its parent's state. Letters: S source, T decoder input, V_tgt vocabulary.
+// hypothesis keeps its own activations, and a child takes its parent's
+// decoder state (tf_decode_continue_from) before its step. Letters: S source, T decoder input, V_tgt vocabulary.
 #include "tf.h"
 
 #include <math.h>
@@ -58,12 +58,6 @@ static void offer(cand *best, int *n, int cap, cand c) {
     best[at] = c;
 }
 
-// A hypothesis's activations become its child's before one more step.
-static void acts_copy(tf_acts *dst, const tf_acts *src) {
-    memcpy(dst->block, src->block, sizeof(float) * src->n_floats);
-    dst->S = src->S;
-    dst->T = src->T;
-}
 
 int tf_beam_search(tf_beam *b, const tf_model *m, const int *src, int S, int K, double alpha, tf_err *e) {
     const tf_config *c = &m->cfg;
@@ -92,6 +86,11 @@ int tf_beam_search(tf_beam *b, const tf_model *m, const int *src, int S, int K, 
     tf_encode(&acts[0], m, src, S);
     cur[0] = m->tgt_vocab.bos;
     tf_decode(&acts[0], m, cur, 1);
+    for (int k = 1; k < 2 * K; k++) { // (the same encoding in every slot)
+        memcpy(acts[k].block, acts[0].block, sizeof(float) * acts[0].n_floats);
+        acts[k].S = S;
+        acts[k].T = 1;
+    }
     live[0] = -1;
     slot[0] = 0;
     b->first[0] = 0;
@@ -136,7 +135,7 @@ int tf_beam_search(tf_beam *b, const tf_model *m, const int *src, int S, int K, 
                 int *row = nxt + (size_t)kept * (steps + 1);
                 memcpy(row, cur + (size_t)best[r].h * (steps + 1), sizeof(int) * (size_t)(t + 1));
                 row[t + 1] = best[r].token;
-                acts_copy(&acts[free_slot], &acts[slot[best[r].h]]);
+                tf_decode_continue_from(&acts[free_slot], &acts[slot[best[r].h]], m, t + 1);
                 tf_decode_next(&acts[free_slot], m, row, t + 2);
                 next_slot[kept] = free_slot;
                 new_live[kept++] = base + r;

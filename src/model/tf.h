@@ -357,6 +357,10 @@ void tf_decode(tf_acts *a, const tf_model *m, const int *tgt, int T); // after t
 // or tf_decode_next on its first T−1 tokens. A recurrent model computes only
 // the new position (the earlier ones do not change); the Transformer all of them.
 void tf_decode_next(tf_acts *a, const tf_model *m, const int *tgt, int T);
+// Beam search: makes dst (the same source encoded) continue from src's first
+// T decoder tokens, so that tf_decode_next on one token more extends src's
+// hypothesis: a recurrent model's h and c; nothing for the Transformer.
+void tf_decode_continue_from(tf_acts *dst, const tf_acts *src, const tf_model *m, int T);
 
 // ---------------------------------------------------------------- the recurrent models (lstm.c)
 // Sutskever et al. (2014) §2 and Luong et al. (2015): DESIGN.md "Recurrent models".
