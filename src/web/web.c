@@ -292,7 +292,7 @@ static app_key key_of(const char *code, const char *key, int ctrl, int shift) {
         {"BracketRight", APP_KEY_STEP_FORWARD}, {"Equal", APP_KEY_ZOOM_IN}, {"NumpadAdd", APP_KEY_ZOOM_IN}, {"Minus", APP_KEY_ZOOM_OUT},
         {"NumpadSubtract", APP_KEY_ZOOM_OUT}, {"KeyF", APP_KEY_FIT}, {"F11", APP_KEY_FULLSCREEN}, {"KeyP", APP_KEY_PRESENT},
         {"KeyH", APP_KEY_CONTRAST}, {"F1", APP_KEY_HELP}, {"KeyE", APP_KEY_EXPORT}, {"KeyL", APP_KEY_LANGUAGE}, {"KeyQ", APP_KEY_CHECK},
-        {"KeyV", APP_KEY_LINES}, {"KeyK", APP_KEY_TOPK}, {"KeyG", APP_KEY_GRID}, {"Comma", APP_KEY_SNAP_PREV},
+        {"KeyV", APP_KEY_LINES}, {"KeyK", APP_KEY_TOPK}, {"KeyB", APP_KEY_BEAM}, {"KeyG", APP_KEY_GRID}, {"Comma", APP_KEY_SNAP_PREV},
         {"Period", APP_KEY_SNAP_NEXT}, {"KeyT", APP_KEY_TIMELINE}, {"KeyR", APP_KEY_SIDE_BY_SIDE}, {"KeyW", APP_KEY_WHATIF},
         {"KeyX", APP_KEY_COMPARE}, {"Enter", APP_KEY_ENTER}, {"NumpadEnter", APP_KEY_ENTER}, {"Escape", APP_KEY_ESCAPE},
     };
