@@ -445,7 +445,7 @@ static void help_overlay(cairo_t *cr, const render_theme *th, double w, double h
         {"V", N_("attention as lines between the words (with 0: every head)")},
         {"G", N_("every layer and head of this attention")},
         {"K", N_("the most likely next tokens of each row")},
-        {"B", N_("beam search instead of greedy decoding: the tree of its hypotheses (B again: greedy)")},
+        {"B", N_("beam search or greedy decoding: the tree of the hypotheses")},
         {",  .  T", N_("watch it learn: previous / next training snapshot, the timeline")},
         {"N  D  C", N_("encoder / decoder self-attention, cross-attention")},
         {"[  ]", N_("greedy decoding: one token less / more; in a recurrent model, the time step")},

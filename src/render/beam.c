@@ -86,7 +86,9 @@ void render_beam(cairo_t *cr, const tf_trace *t, const render_opts *o, double w,
         char v[24], sent[400];
         render_format_value((float)b->node[choice].score, v, sizeof v, 3);
         snprintf(sent, sizeof sent, "\u2068%s\u2069", text ? text : "");
-        snprintf(chosen, sizeof chosen, render_tr(o, "chosen: %s (score %s)"), sent, v);
+        char score[40];
+        snprintf(score, sizeof score, "\u2066%s\u2069", v); // (its minus stays before it in a right-to-left line)
+        snprintf(chosen, sizeof chosen, render_tr(o, "chosen: %s (score %s)"), sent, score);
         free(text);
     } else snprintf(chosen, sizeof chosen, render_tr(o, "step %d of %d"), steps, b->n_steps);
     render_text_style cs = render_style(fs * 1.1, th.accent);
