@@ -481,7 +481,7 @@ static int soak(app *a, long n, unsigned seed) {
 
 // ---------------------------------------------------------------- main
 static const char *app_help =
-    "Usage: tviz [--model M] [--src TEXT] [--tgt TEXT] [--without PARTS] [--lang en|fa|ar] [--size WxH] [--fullscreen]\n"
+    "Usage: tviz [--model M] [--src TEXT] [--tgt TEXT] [--without PARTS] [--beam K [--alpha A]] [--lang en|fa|ar] [--size WxH] [--fullscreen]\n"
     "            [--open LINK] [--keys \"WORDS\"] [--screenshot FILE] [--report] [--quit] [--soak N]\n"
     "Opens the window on the model and sentence (default: the translator " IO_DEFAULT_MODEL " and\n"
     "\"" IO_DEFAULT_SENTENCE "\"), in --lang (default: from LANGUAGE or LANG, else English).\n"

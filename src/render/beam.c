@@ -70,7 +70,7 @@ void render_beam(cairo_t *cr, const tf_trace *t, const render_opts *o, double w,
     ts.bold = 1;
     double y = pad * 0.8;
     y += render_heading(cr, title, pad, y, w, o, &ts);
-    snprintf(sub, sizeof sub, o->rtl ? "\u2068%s\u2069    ·    %s" : "%s    ·    %s", "score = log P(Y) / lp(Y),  lp(Y) = ((5 + |Y|) / 6)^α",
+    snprintf(sub, sizeof sub, o->rtl ? "\u2068%s\u2069    ·    %s" : "%s    ·    %s", "s(Y) = log P(Y) / lp(Y),  lp(Y) = ((5 + |Y|) / 6)^α",
              render_tr(o, "each box: a token and the log-probability of its hypothesis so far"));
     render_text_style ss = render_style(fs, th.muted);
     y += render_heading(cr, sub, pad, y + fs * 0.15, w, o, &ss) + fs * 0.3;
