@@ -2,7 +2,8 @@
 // "beam search" states the rules. Every model family decodes through the
 // same step function greedy decoding uses (tf_decode_next); each live
 // hypothesis keeps its own activations, and a child takes its parent's
-// decoder state (tf_decode_continue_from) before its step. Letters: S source, T decoder input, V_tgt vocabulary.
+// decoder state (tf_decode_continue_from) before its step.
+// Letters: S source, T decoder input, V the target vocabulary.
 #include "tf.h"
 
 #include <math.h>
@@ -58,7 +59,6 @@ static void offer(cand *best, int *n, int cap, cand c) {
     best[at] = c;
 }
 
-
 int tf_beam_search(tf_beam *b, const tf_model *m, const int *src, int S, int K, double alpha, tf_err *e) {
     const tf_config *c = &m->cfg;
     int V = c->V_tgt, W = tf_decode_limit(c, S), N = 2 * K, eos = m->tgt_vocab.eos;
@@ -75,11 +75,10 @@ int tf_beam_search(tf_beam *b, const tf_model *m, const int *src, int S, int K, 
     int slot[TF_BEAM_MAX], next_slot[TF_BEAM_MAX], live[TF_BEAM_MAX], n_live = 1, n_ended = 0, rc = -1;
     int *ids = malloc(sizeof(int) * (size_t)(2 * K) * (size_t)(steps + 1)); // (2, K, steps + 1): decoder inputs now and next
     int *cur = ids, *nxt = ids ? ids + (size_t)K * (steps + 1) : NULL;
-    double *lsm = malloc(sizeof(double) * (size_t)V);
     cand *best = malloc(sizeof(cand) * (size_t)N);
     b->first = malloc(sizeof(int) * (size_t)(steps + 1));
     b->node = malloc(sizeof(tf_beam_node) * (size_t)(steps ? steps : 1) * (size_t)N);
-    if (!ids || !lsm || !best || !b->first || !b->node) { tf_fail(e, "out of memory for a beam of %d", K); goto done; }
+    if (!ids || !best || !b->first || !b->node) { tf_fail(e, "out of memory for a beam of %d", K); goto done; }
     for (int k = 0; k < 2 * K; k++)
         if (tf_acts_alloc(&acts[k], c, S, steps + 1, e)) goto done;
     // every hypothesis starts from <bos>, on the one encoding of the source
@@ -106,8 +105,7 @@ int tf_beam_search(tf_beam *b, const tf_model *m, const int *src, int S, int K, 
             for (int j = 0; j < V; j++) if (z[j] > mx) mx = z[j];
             for (int j = 0; j < V; j++) sum += exp((double)z[j] - mx);
             double lse = mx + log(sum);
-            for (int j = 0; j < V; j++) lsm[j] = (double)z[j] - lse;
-            for (int j = 0; j < V; j++) offer(best, &n, N, (cand){lp + lsm[j], k, j});
+            for (int j = 0; j < V; j++) offer(best, &n, N, (cand){lp + ((double)z[j] - lse), k, j});
         }
         // their fates, best first; the kept go on in slots their parents do not hold
         int kept = 0, base = b->first[t], new_live[TF_BEAM_MAX], free_slot = 0, used[2 * TF_BEAM_MAX] = {0};
@@ -126,7 +124,7 @@ int tf_beam_search(tf_beam *b, const tf_model *m, const int *src, int S, int K, 
                     nd->fate = TF_BEAM_ENDED;
                     nd->score = nd->logp / tf_length_penalty(t + 1, alpha);
                     n_ended++;
-                    kept++;
+                    new_live[kept++] = base + r;
                     continue;
                 }
                 nd->fate = TF_BEAM_KEPT;
@@ -156,7 +154,6 @@ int tf_beam_search(tf_beam *b, const tf_model *m, const int *src, int S, int K, 
 done:
     for (int k = 0; k < 2 * K; k++) tf_acts_free(&acts[k]);
     free(ids);
-    free(lsm);
     free(best);
     if (rc) tf_beam_free(b);
     return rc;
