@@ -17,6 +17,13 @@ int tf_decode_limit(const tf_config *c, int S) {
 
 double tf_length_penalty(int len, double alpha) { return pow((5.0 + len) / 6.0, alpha); }
 
+double tf_log_sum_exp(const float *z, int n) {
+    double mx = -INFINITY, sum = 0;
+    for (int j = 0; j < n; j++) if (z[j] > mx) mx = z[j];
+    for (int j = 0; j < n; j++) sum += exp((double)z[j] - mx);
+    return mx + log(sum);
+}
+
 int tf_beam_check(const tf_model *m, int K, double alpha, tf_err *e) {
     int V = m->cfg.V_tgt;
     if (K < 1) return tf_fail(e, "a beam holds at least one hypothesis; give --beam 1 or more (1 is greedy decoding)");
@@ -101,10 +108,7 @@ int tf_beam_search(tf_beam *b, const tf_model *m, const int *src, int S, int K, 
             double lp = live[k] < 0 ? 0.0 : b->node[live[k]].logp;
             // log_softmax of the last row of the logits, in double
             const float *z = a->logits + (size_t)t * V;
-            double mx = -INFINITY, sum = 0;
-            for (int j = 0; j < V; j++) if (z[j] > mx) mx = z[j];
-            for (int j = 0; j < V; j++) sum += exp((double)z[j] - mx);
-            double lse = mx + log(sum);
+            double lse = tf_log_sum_exp(z, V);
             for (int j = 0; j < V; j++) offer(best, &n, N, (cand){lp + ((double)z[j] - lse), k, j});
         }
         // their fates, best first; the kept go on in slots their parents do not hold

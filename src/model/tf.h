@@ -483,6 +483,8 @@ typedef struct tf_beam {
 // allows the decoder input (<bos> included). Greedy decoding stops there too.
 int tf_decode_limit(const tf_config *c, int S);
 double tf_length_penalty(int len, double alpha); // ((5 + len) / 6)^α
+// log Σ_j exp(z_j) of a row of logits (n), in double: log P(j) = z_j − this.
+double tf_log_sum_exp(const float *z, int n);
 // Checks a beam size and α: K 1 … min(V_tgt, TF_BEAM_MAX), α a finite number ≥ 0.
 int tf_beam_check(const tf_model *m, int K, double alpha, tf_err *e);
 // Searches the translations of src (S ids, in the order the model reads them,

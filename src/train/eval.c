@@ -2,7 +2,6 @@
 // accuracy, overall and by the length of the source sentence (tviz eval).
 #include "train.h"
 
-#include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +26,7 @@ static double greedy_score(tf_acts *a, const tf_model *m, int *ids, int n, int e
         int next = t + 1 < T ? ids[t + 1] : m->tgt_vocab.eos;
         if (t + 1 == T && !ended) break;
         const float *z = a->logits + (size_t)t * V;
-        double mx = -INFINITY, sum = 0;
-        for (int j = 0; j < V; j++) if (z[j] > mx) mx = z[j];
-        for (int j = 0; j < V; j++) sum += exp((double)z[j] - mx);
-        logp += (double)z[next] - mx - log(sum);
+        logp += (double)z[next] - tf_log_sum_exp(z, V);
     }
     return logp / tf_length_penalty(n + ended, alpha);
 }
