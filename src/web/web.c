@@ -203,6 +203,13 @@ EMSCRIPTEN_KEEPALIVE void web_status(int kind, const char *what) {
     ses.dirty = 1;
 }
 
+// What the page's bar shows: "MODEL\tLANG\tRTL" (every frame: kept small).
+EMSCRIPTEN_KEEPALIVE const char *web_bar(void) {
+    static char buf[400];
+    snprintf(buf, sizeof buf, "%.200s\t%.15s\t%d", have_ses ? ses.model_name : "", have_ses ? ses.s.lang : "en", have_ses && ses.lay.rtl);
+    return buf;
+}
+
 // The words of the page around the picture, in the interface's language.
 EMSCRIPTEN_KEEPALIVE const char *web_ui(void) {
     cJSON *o = cJSON_CreateObject();
