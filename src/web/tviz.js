@@ -352,9 +352,11 @@
       e.preventDefault();
     }, { passive: false });
     window.addEventListener('resize', schedule);
-    window.addEventListener('hashchange', async () => {
-      if (params() === lastLink) return;
-      const r2 = await withFiles(() => api.start(params()));
+    window.addEventListener('hashchange', async (e) => {
+      // (the address the event is about: the page may have written the view's own link since)
+      const frag = new URL(e.newURL).hash.replace(/^#/, '') || params();
+      if (frag === lastLink) return;
+      const r2 = await withFiles(() => api.start(frag));
       if (r2 >= 0) { lastLink = ''; syncLink(); }
       schedule();
     });
