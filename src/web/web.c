@@ -381,7 +381,7 @@ EMSCRIPTEN_KEEPALIVE int web_language(const char *lang) {
     if (app_session_lesson(&ses, lang, err, sizeof err)) {
         fprintf(stderr, "tviz: %s\n", err);
         app_state_message(&ses.s, 1, _("the lessons of %s could not be read; tviz lesson check names the mistake"), lang);
-    }
+    } else app_state_message(&ses.s, 0, _("Language: %s"), lang); // (in the new language, as L says it)
     ses.dirty = 1;
     return WEB_DRAW | WEB_LINK;
 }

@@ -258,6 +258,7 @@ await page.selectOption('#lang', 'ar');
 await page.waitForTimeout(200);
 s = await state(page);
 check(s.lang === 'ar' && s.rtl, 'the language menu: Arabic, right to left', `${s.lang} ${s.rtl}`);
+check(/[\u0600-\u06FF]/.test(s.message) && /ar/.test(s.message), 'the status line says so in Arabic', s.message);
 await page.screenshot({ path: path.join(outDir, 'web-ar.png') });
 
 // ------------------------------------------------------------ 7. models fetched when first needed
