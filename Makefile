@@ -257,7 +257,7 @@ bench: $(B)/bench $(B)/bench_train $(B)/base.safetensors $(B)/tviz $(B)/forward 
 	node tests/bench/web_bench.mjs $(WEB) $(B)/base.safetensors ./$(B)/forward
 	@echo
 	./$(B)/bench_train assets/models/en-fa.safetensors ./$(B)/tviz
-	@# the recurrent models (issue 16): a step of each beside PyTorch's nn.LSTM on the same batch
+	@# the recurrent models: a step of each beside PyTorch's nn.LSTM on the same batch
 	@for m in lstm-en-fa rnn-attn-en-fa; do [ -e assets/models/$$m.safetensors ] || continue; echo; \
 	  ./$(B)/bench_train assets/models/$$m.safetensors || exit 1; done
 
@@ -276,7 +276,7 @@ en-fa: $(B)/tviz
 	for s in $(EN_FA_SNAPSHOTS); do f=step-$$(printf %06d $$s).safetensors; \
 	  ./$(B)/tviz model convert $(B)/en-fa.snapshots/$$f --f16 -o assets/models/en-fa.snapshots/$$f || exit 1; done
 
-# The recurrent models of issue 16, trained by tviz on the same corpus as en-fa
+# The recurrent models, trained by tviz on the same corpus as en-fa
 # (the built-in corpus, seed 1, 2,000 merges per language: the same merges, the
 # same held-out pairs): the seq2seq LSTM of Sutskever et al. (no attention,
 # source reversed) and an RNN with Luong's dot attention (source in order).

@@ -87,8 +87,9 @@ static void load_glossaries(app_session *a) {
     if (d) closedir(d);
 }
 
-int app_session_lesson(app_session *a, const char *lang, char *err, size_t n) {
-    char path[4200], why[512];
+int app_session_lesson(app_session *a, const char *language, char *err, size_t n) {
+    char path[4200], why[512], lang[sizeof a->s.lang];
+    snprintf(lang, sizeof lang, "%s", language); // (language may be a->s.lang itself, which this sets)
     if (!lesson_dir()) {
         snprintf(err, n, "lessons: %s", io_no_lessons());
         return -1;

@@ -203,6 +203,13 @@ EMSCRIPTEN_KEEPALIVE void web_status(int kind, const char *what) {
     ses.dirty = 1;
 }
 
+// What the page's bar shows: "MODEL\tLANG\tRTL" (every frame: kept small).
+EMSCRIPTEN_KEEPALIVE const char *web_bar(void) {
+    static char buf[400];
+    snprintf(buf, sizeof buf, "%.200s\t%.15s\t%d", have_ses ? ses.model_name : "", have_ses ? ses.s.lang : "en", have_ses && ses.lay.rtl);
+    return buf;
+}
+
 // The words of the page around the picture, in the interface's language.
 EMSCRIPTEN_KEEPALIVE const char *web_ui(void) {
     cJSON *o = cJSON_CreateObject();
@@ -374,7 +381,7 @@ EMSCRIPTEN_KEEPALIVE int web_language(const char *lang) {
     if (app_session_lesson(&ses, lang, err, sizeof err)) {
         fprintf(stderr, "tviz: %s\n", err);
         app_state_message(&ses.s, 1, _("the lessons of %s could not be read; tviz lesson check names the mistake"), lang);
-    }
+    } else app_state_message(&ses.s, 0, _("Language: %s"), lang); // (in the new language, as L says it)
     ses.dirty = 1;
     return WEB_DRAW | WEB_LINK;
 }
