@@ -59,7 +59,7 @@ B  := build
 BA := build/asan
 
 .PHONY: all run test test-suites test-unit check-sanitize test-asan fuzz fuzz-smoke soak valgrind bench deps fixtures train-fixtures en-fa worked-example screenshots pot clean \
-        lstm-fixtures lstm-train-fixtures lstm-en-fa rnn-attn-en-fa marian-fixtures \
+        lstm-fixtures beam-fixtures lstm-train-fixtures lstm-en-fa rnn-attn-en-fa marian-fixtures \
         en-fa-no-pe en-fa-no-mask en-fa-pre-ln \
         install uninstall test-install deb web serve
 all: $(B)/tviz $(MO)
@@ -131,6 +131,7 @@ ROOMS_test_trace    := model
 ROOMS_test_weights  := model
 ROOMS_test_stage    := model
 ROOMS_test_lstm     := model
+ROOMS_test_beam     := model
 ROOMS_test_whatif   := model
 ROOMS_test_marian   := render model
 ROOMS_test_data     := io
@@ -289,7 +290,7 @@ bench: $(B)/bench $(B)/bench_train $(B)/base.safetensors $(B)/tviz $(B)/forward 
 	node tests/bench/web_bench.mjs $(WEB) $(B)/base.safetensors ./$(B)/forward
 	@echo
 	./$(B)/bench_train assets/models/en-fa.safetensors ./$(B)/tviz
-	@# the recurrent models (issue 16): a step of each beside PyTorch's nn.LSTM on the same batch
+	@# the recurrent models: a step of each beside PyTorch's nn.LSTM on the same batch
 	@for m in lstm-en-fa rnn-attn-en-fa; do [ -e assets/models/$$m.safetensors ] || continue; echo; \
 	  ./$(B)/bench_train assets/models/$$m.safetensors || exit 1; done
 
@@ -308,7 +309,7 @@ en-fa: $(B)/tviz
 	for s in $(EN_FA_SNAPSHOTS); do f=step-$$(printf %06d $$s).safetensors; \
 	  ./$(B)/tviz model convert $(B)/en-fa.snapshots/$$f --f16 -o assets/models/en-fa.snapshots/$$f || exit 1; done
 
-# The recurrent models of issue 16, trained by tviz on the same corpus as en-fa
+# The recurrent models, trained by tviz on the same corpus as en-fa
 # (the built-in corpus, seed 1, 2,000 merges per language: the same merges, the
 # same held-out pairs): the seq2seq LSTM of Sutskever et al. (no attention,
 # source reversed) and an RNN with Luong's dot attention (source in order).
@@ -370,6 +371,11 @@ lstm-fixtures:
 # Tiny MarianMT checkpoints and their reference traces (PyTorch, Debian's spm_train and spm_encode).
 marian-fixtures:
 	/usr/bin/python3 tests/ref/make_marian_fixtures.py
+
+# Reference beam searches (tests/fixtures/beam/): a Transformer, an RNN with attention and a
+# plain LSTM of the fixtures above, every step's candidates computed in float64 by PyTorch.
+beam-fixtures:
+	/usr/bin/python3 tests/ref/make_beam_fixtures.py
 
 # Reference training of the recurrent models: loss, gradients (BPTT by autograd), clipping, two Adam steps.
 lstm-train-fixtures:

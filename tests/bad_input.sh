@@ -493,6 +493,22 @@ if [ "$(id -u)" != 0 ]; then # (root writes anywhere)
     expect "output: a read-only folder" "$T/ro/t.json: " "cannot write" "$TVIZ" trace -o "$T/ro/t.json"
     [ -z "$(ls -A "$T/ro")" ] && ok || bad "a read-only folder got $(ls -A "$T/ro")"
 fi
+# ================================================================ beam search
+FX=tests/fixtures/multihead.safetensors # (27 target tokens)
+expect "beam: --beam 0" "--beam: " "at least one hypothesis" "$TVIZ" translate --beam 0 "the cat"
+expect "beam: --beam 0 (export)" "--beam: " "at least one hypothesis" "$TVIZ" export --beam 0 --stage out.probs --view beam -o "$OUT/b.png"
+expect "beam: not a number" "--beam: " "is not a whole number" "$TVIZ" trace --beam four -o "$OUT/t.json"
+expect "beam: wider than the vocabulary" "--beam: " "wider than the target vocabulary (27 tokens)" "$TVIZ" trace --model "$FX" --src "the cat" --beam 28 -o "$OUT/t.json"
+expect "beam: wider than the vocabulary (eval)" "--beam: " "wider than the target vocabulary" "$TVIZ" eval --model "$FX" --beam 28 tests/fixtures/everyday.tsv
+expect "beam: a negative alpha" "--alpha: " "0 or more" "$TVIZ" export --beam 4 --alpha -0.5 --stage out.probs --view beam -o "$OUT/b.png"
+expect "beam: alpha not a number" "--alpha: " "is not a number" "$TVIZ" translate --beam 4 --alpha abc "the cat"
+expect "beam: alpha nan" "--alpha: " "is not a number" "$TVIZ" eval --beam 4 --alpha nan tests/fixtures/everyday.tsv
+expect "beam: the view of a stage that is no output" "beam: " "choose out.probs or out.logits" "$TVIZ" export --beam 4 --stage enc.0.add1 --view beam -o "$OUT/b.png"
+expect "beam: the view without --beam" "beam: " "give --beam K" "$TVIZ" export --stage out.probs --view beam -o "$OUT/b.png"
+expect "beam: --animate beam without --beam" "--animate: " "give --beam K" "$TVIZ" export --animate beam -o "$OUT/b.gif"
+expect "beam: --animate beam of a stage that is no output" "src.pe: " "choose out.probs" "$TVIZ" export --beam 2 --animate beam --stage src.pe -o "$OUT/b.gif"
+expect "beam: with --tgt" "--beam: " "not both" "$TVIZ" trace --beam 4 --tgt "من" -o "$OUT/t.json"
+
 expect "output: onto a folder" "$OUT: " "is a folder" "$TVIZ" export --stage src.pe -o "$OUT"
 expect "output: a full disk" "$OUT/full.png: " "nothing was written" \
     sh -c "trap '' XFSZ; ulimit -f 8; exec \"$TVIZ\" export --stage src.pe --width 1600 -o \"$OUT/full.png\""

@@ -170,6 +170,36 @@ expect_error "top-k of a stage that is not the output" "out.probs" "$TVIZ" expor
 expect_error "top-k: k out of range" "--top-k" "$TVIZ" export --stage out.probs --view top-k --top-k 0 -o "$T/x.png"
 expect_ok "top-k: k = 10" "$TVIZ" export --stage out.probs --view top-k --top-k 10 -o "$T/topk10.pdf"
 if command -v pdftotext >/dev/null; then pdftotext "$T/topk10.pdf" - | grep -q "10 most likely" && ok || bad "--top-k 10 is not what the picture says"; fi
+# ---- beam search: the same output as greedy at width 1, the beams in the trace, the beam view in every format
+for m in en-fa lstm-en-fa rnn-attn-en-fa; do
+    g=$("$TVIZ" translate --model $m "$S" "the cat sleeps" 2>/dev/null); b=$("$TVIZ" translate --model $m --beam 1 "$S" "the cat sleeps" 2>/dev/null)
+    [ -n "$g" ] && [ "$g" = "$b" ] && ok || bad "$m: --beam 1 wrote \"$b\", greedy \"$g\""
+done
+expect_ok "trace --beam" "$TVIZ" trace --beam 3 --alpha 0.6 -o "$T/beam.json"
+python3 - "$T/beam.json" <<'PY' && ok || bad "trace --beam: the beam in the JSON"
+import json, sys
+d = json.load(open(sys.argv[1])); b = d["beam"]
+assert b["size"] == 3 and b["alpha"] == 0.6 and len(b["steps"]) >= 1
+c = b["choice"]; node = b["steps"][c["step"]][c["index"]]
+assert node["fate"] == "ended" and abs(node["score"] - c["score"]) < 1e-12
+toks, t, i = [], c["step"], c["index"]
+while i >= 0:
+    toks.append(b["steps"][t][i]["token"]); i, t = b["steps"][t][i]["parent"], t - 1
+toks = toks[::-1]
+assert d["tgt_tokens"][1:] == [x for x in toks if x != "<eos>"], (d["tgt_tokens"], toks)
+for step in b["steps"]:
+    assert [n["logp"] for n in step] == sorted((n["logp"] for n in step), reverse=True)
+PY
+for f in png svg pdf; do
+    expect_ok "beam view ($f)" "$TVIZ" export --beam 4 --stage out.probs --view beam --format $f -o "$T/beam.$f"
+done
+if command -v pdftotext >/dev/null; then pdftotext "$T/beam.pdf" - | grep -q "beam size 4" && ok || bad "the beam view does not say its beam size"; fi
+if command -v identify >/dev/null; then
+    expect_ok "animate beam" "$TVIZ" export --beam 2 --animate beam -o "$T/beam.gif"
+    "$TVIZ" trace --beam 2 -o "$T/beam2.json" 2>/dev/null
+    n=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['beam']['steps']))" "$T/beam2.json")
+    [ "$(identify "$T/beam.gif" | wc -l)" -eq "$n" ] && ok || bad "animate beam: $(identify "$T/beam.gif" | wc -l) frames for $n steps"
+fi
 # ---- watching it learn: a model with snapshots beside it (the worked example, and three others of its kind as steps 0, 10, 40)
 mkdir -p "$T/tl/we.snapshots" && cp assets/models/worked-example.safetensors "$T/tl/we.safetensors"
 # (three others of its kind: one weight of the cross-attention's W_Q and W_K apart, less and less: steps 0, 10 and 40)

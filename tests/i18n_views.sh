@@ -22,6 +22,7 @@ lines|$W|
 lines-heads|$W|
 top-k|out.probs|
 top-k|out.logits|
+beam|out.probs|
 pe-heatmap||
 pe-curves||
 pe-similarity||
@@ -60,6 +61,7 @@ arithmetic|dec.attn.scores|1,2
 arithmetic|dec.attn.weights|1,2
 arithmetic|dec.attn.context|1,2
 arithmetic|dec.attn.out|1,2
+beam|out.logits|
 arithmetic|out.logits|1,4"
 
 # Words that may stay as they are: formula names and symbols, special tokens,
@@ -67,7 +69,7 @@ arithmetic|out.logits|1,4"
 # added from the trace.
 ALLOWED="softmax exp max sin cos pos PE LayerNorm MultiHead MaskedMultiHead Concat FFN ReLU Sublayer head model embed scale
 bos eos unk tviz en fa worked example dmodel Q K V W O E G Y Z X T S d k h b i j q v x y z p a s e ff
-tanh LSTM RNN Luong dot ih hh dim hidden size attn rnn c f g o n r t"
+tanh LSTM RNN Luong dot ih hh dim hidden size attn rnn c f g o n r t log lp"
 
 "$TVIZ" trace -o "$T/trace.json" 2>/dev/null || bad "tviz trace failed"
 "$TVIZ" trace --model $R -o "$T/rtrace.json" 2>/dev/null || bad "tviz trace --model $R failed"
@@ -90,6 +92,7 @@ for lang in fa ar; do
         args="--lang $lang --view $view -o $T/v.pdf"
         [ -n "$model" ] && args="$args --model $model"
         [ "$view" = side-by-side ] && args="$args --model en-fa"
+        [ "$view" = beam ] && args="$args --beam 4"
         [ -n "$stage" ] && args="$args --stage $stage"
         [ -n "$cell" ] && args="$args --cell $cell"
         # shellcheck disable=SC2086

@@ -223,11 +223,21 @@ static void every_view_draws(void **state) {
     tf_err e;
     assert_int_equal(tf_run_sentence(&ro, &off, we_src, we_tgt, &e), 0);
     assert_int_equal(tf_run_compare(&rc, &off, &ro, &e), 0);
+    tf_run rb; // the beam view: a run decoded by beam search
+    assert_int_equal(tf_run_beam(&rb, &m, we_src, 3, 0.6, &e), 0);
     for (int v = RENDER_VIEW_MATRIX; v < RENDER_VIEW_COUNT; v++) {
         char why[256];
-        int st = v == RENDER_VIEW_TOPK ? probs : st0; // (the top-k view is the output's)
+        int st = v == RENDER_VIEW_TOPK || v == RENDER_VIEW_BEAM ? probs : st0; // (the top-k and beam views are the output's)
         const tf_trace *t = &r.trace;
         render_opts ov = o;
+        if (v == RENDER_VIEW_BEAM) {
+            assert_int_equal(render_view_check(t, st, (render_view)v, &o, why, sizeof why), -1); // (greedy: no beam to draw)
+            assert_non_null(strstr(why, "--beam"));
+            assert_int_equal(render_view_check(&rb.trace, st0, (render_view)v, &o, why, sizeof why), -1); // (not an output stage)
+            assert_non_null(strstr(why, "out.probs"));
+            t = &rb.trace;
+            st = tf_trace_find(t, "out.probs");
+        }
         if (v == RENDER_VIEW_COMPARE) {
             assert_int_equal(render_view_check(t, st, (render_view)v, &o, why, sizeof why), -1);
             assert_non_null(strstr(why, "--without"));
@@ -245,6 +255,7 @@ static void every_view_draws(void **state) {
             free(out);
         }
     }
+    tf_run_free(&rb);
     tf_run_free(&rc);
     tf_run_free(&ro);
     char why[256];

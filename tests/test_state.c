@@ -613,6 +613,40 @@ static void view_keys_lines_topk_grid(void **state) {
 }
 
 // , . and T: stepping through training snapshots; the slider under the view.
+// state/beam-key: B turns beam search on (the output probabilities, the beam
+// view once the run has a beam) and off again; not over a typed target.
+static void beam_key(void **state) {
+    (void)state;
+    app_state s;
+    app_state_init(&s, "the white house falls", "la maison");
+    app_state_attach(&s, &r.trace);
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_BEAM), APP_DO_NOTHING); // a typed target: a message
+    assert_int_equal(s.beam, 0);
+    assert_non_null(strstr(s.message, "B "));
+    s.tgt[0] = 0;
+    assert_int_equal(app_state_key(&s, &r.trace, APP_KEY_BEAM), APP_DO_RERUN);
+    assert_int_equal(s.beam, 1);
+    assert_int_equal(s.beam_k, 4);
+    assert_string_equal(id(&s), "out.probs");
+    assert_int_equal(app_state_view(&s, &r.trace), RENDER_VIEW_MATRIX); // (this run has no beam yet)
+    tf_run b;
+    tf_err e;
+    if (tf_run_beam(&b, &m, s.src, s.beam_k, s.alpha, &e)) fail_msg("%s", e.msg);
+    app_state_attach(&s, &b.trace);
+    assert_int_equal(app_state_view(&s, &b.trace), RENDER_VIEW_BEAM);
+    app_state_key(&s, &b.trace, APP_KEY_PREV); // out.logits: the beam's tree too
+    assert_int_equal(app_state_view(&s, &b.trace), RENDER_VIEW_BEAM);
+    app_state_key(&s, &b.trace, APP_KEY_PREV); // a stage that is no output: its own view
+    assert_int_not_equal(app_state_view(&s, &b.trace), RENDER_VIEW_BEAM);
+    app_state_key(&s, &b.trace, APP_KEY_NEXT);
+    app_state_key(&s, &b.trace, APP_KEY_NEXT);
+    assert_int_equal(app_state_view(&s, &b.trace), RENDER_VIEW_BEAM);
+    assert_int_equal(app_state_key(&s, &b.trace, APP_KEY_BEAM), APP_DO_RERUN); // B again: greedy
+    assert_int_equal(s.beam, 0);
+    assert_int_not_equal(app_state_view(&s, &b.trace), RENDER_VIEW_BEAM);
+    tf_run_free(&b);
+}
+
 static void snapshot_keys_and_slider(void **state) {
     (void)state;
     app_state s;
@@ -783,6 +817,7 @@ int main(void) {
         cmocka_unit_test(pointer_input),
         cmocka_unit_test(mirrored_layout_and_glossary_hover),
         cmocka_unit_test(view_keys_lines_topk_grid),
+        cmocka_unit_test(beam_key),
         cmocka_unit_test(snapshot_keys_and_slider),
         cmocka_unit_test(whatif_panel_and_compare),
     };

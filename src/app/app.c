@@ -203,6 +203,7 @@ static app_key key_of(const SDL_Keysym *k) {
     case SDLK_q: return APP_KEY_CHECK;
     case SDLK_v: return APP_KEY_LINES;
     case SDLK_k: return APP_KEY_TOPK;
+    case SDLK_b: return APP_KEY_BEAM;
     case SDLK_g: return APP_KEY_GRID;
     case SDLK_COMMA: return APP_KEY_SNAP_PREV;
     case SDLK_PERIOD: return APP_KEY_SNAP_NEXT;
@@ -480,7 +481,7 @@ static int soak(app *a, long n, unsigned seed) {
 
 // ---------------------------------------------------------------- main
 static const char *app_help =
-    "Usage: tviz [--model M] [--src TEXT] [--tgt TEXT] [--without PARTS] [--lang en|fa|ar] [--size WxH] [--fullscreen]\n"
+    "Usage: tviz [--model M] [--src TEXT] [--tgt TEXT] [--without PARTS] [--beam K [--alpha A]] [--lang en|fa|ar] [--size WxH] [--fullscreen]\n"
     "            [--open LINK] [--keys \"WORDS\"] [--screenshot FILE] [--report] [--quit] [--soak N]\n"
     "Opens the window on the model and sentence (default: the translator " IO_DEFAULT_MODEL " and\n"
     "\"" IO_DEFAULT_SENTENCE "\"), in --lang (default: from LANGUAGE or LANG, else English).\n"
@@ -545,6 +546,14 @@ int app_main(int argc, char **argv) {
     i18n_init();
     i18n_set_language("en"); // until a lesson's language is chosen, whatever LANGUAGE the environment has
     app_session_open(&a->ses, &c.m, &c.r, c.path, c.src, c.tgt, c.without, 1);
+    a->ses.s.alpha = c.alpha;
+    if (c.beam) { // --beam K: the window starts on the beam's tree (B goes back to greedy)
+        a->ses.s.beam = 1;
+        a->ses.s.beam_k = c.beam;
+        a->ses.s.mode = APP_MODE_BEAM;
+        for (int i = c.r.trace.n - 1; i >= 0; i--)
+            if (c.r.trace.stages[i].op == TF_OP_PROBS) { a->ses.s.stage = i; snprintf(a->ses.s.stage_id, sizeof a->ses.s.stage_id, "%s", c.r.trace.stages[i].id); break; }
+    }
     snprintf(a->ses.given_model, sizeof a->ses.given_model, "%s", c.model);
     char lerr[900];
     if (app_session_lesson(&a->ses, c.lang ? c.lang : "en", lerr, sizeof lerr)) {

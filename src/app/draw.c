@@ -449,6 +449,7 @@ static void help_overlay(cairo_t *cr, const render_theme *th, double w, double h
         {"V", N_("attention as lines between the words (with 0: every head)")},
         {"G", N_("every layer and head of this attention")},
         {"K", N_("the most likely next tokens of each row")},
+        {"B", N_("beam search or greedy decoding: the tree of the hypotheses")},
         {",  .  T", N_("watch it learn: previous / next training snapshot, the timeline")},
         {"N  D  C", N_("encoder / decoder self-attention, cross-attention")},
         {"[  ]", N_("greedy decoding: one token less / more; in a recurrent model, the time step")},
@@ -688,6 +689,7 @@ void app_draw(cairo_t *cr, const app_state *s, const app_world *wd, double w, do
         if (v == RENDER_VIEW_LINES || v == RENDER_VIEW_LINES_HEADS) status_add(status, sizeof status, "%s", _("lines"));
         else if (v == RENDER_VIEW_TOPK) status_add(status, sizeof status, "%s", _("most likely tokens"));
         else if (v == RENDER_VIEW_GRID) status_add(status, sizeof status, "%s", _("every layer and head"));
+        if (t->beam) status_add(status, sizeof status, _("beam %d"), t->beam->K);
         if (st->head >= 0 && s->all_heads) status_add(status, sizeof status, "%s", _("all heads"));
         else if (st->head >= 0) status_add(status, sizeof status, _("head %d"), st->head + 1);
         int steps = tf_stage_time_steps(t, s->stage);

@@ -87,8 +87,9 @@ static void load_glossaries(app_session *a) {
     if (d) closedir(d);
 }
 
-int app_session_lesson(app_session *a, const char *lang, char *err, size_t n) {
-    char path[4200], why[512];
+int app_session_lesson(app_session *a, const char *language, char *err, size_t n) {
+    char path[4200], why[512], lang[sizeof a->s.lang];
+    snprintf(lang, sizeof lang, "%s", language); // (language may be a->s.lang itself, which this sets)
     if (!lesson_dir()) {
         snprintf(err, n, "lessons: %s", io_no_lessons());
         return -1;
@@ -144,7 +145,9 @@ int app_session_rerun(app_session *a, const char *old_src, const char *old_tgt) 
     char *says = NULL;
     a->m.cfg.without = a->m.cfg.trained_without | a->s.without; // what if? (W), also on the snapshots
     if (a->tl.n) io_timeline_set_without(&a->tl, a->s.without);
-    int rc = a->tl.n ? io_timeline_run(&r, &a->tl, a->s.snap, a->s.src, a->s.tgt[0] ? a->s.tgt : NULL, a->s.decode_step, &says, &e)
+    const tf_model *shown = a->tl.n ? io_timeline_model(&a->tl, a->s.snap) : &a->m;
+    int rc = a->s.beam && !a->s.tgt[0] ? tf_run_beam(&r, shown, a->s.src, a->s.beam_k, a->s.alpha, &e) // B
+           : a->tl.n ? io_timeline_run(&r, &a->tl, a->s.snap, a->s.src, a->s.tgt[0] ? a->s.tgt : NULL, a->s.decode_step, &says, &e)
            : a->s.decode_step ? tf_run_greedy(&r, &a->m, a->s.src, a->s.decode_step, &e)
                               : tf_run_sentence(&r, &a->m, a->s.src, a->s.tgt[0] ? a->s.tgt : NULL, &e);
     if (rc) {

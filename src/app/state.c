@@ -18,6 +18,8 @@ void app_state_init(app_state *s, const char *src, const char *tgt) {
     snprintf(s->src, sizeof s->src, "%s", src);
     snprintf(s->tgt, sizeof s->tgt, "%s", tgt ? tgt : "");
     snprintf(s->lang, sizeof s->lang, "en");
+    s->beam_k = 4;    // the paper's §6.1
+    s->alpha = 0.6;
 }
 
 void app_state_message(app_state *s, int error, const char *fmt, ...) {
@@ -140,6 +142,28 @@ static void topk_key(app_state *s, const tf_trace *t) {
     s->mode = APP_MODE_TOPK;
 }
 
+// B: beam search instead of greedy decoding (the output probabilities show
+// the beam's tree), and back.
+static app_do beam_key(app_state *s, const tf_trace *t) {
+    s->hover_row = s->hover_col = -1;
+    if (s->beam) {
+        s->beam = 0;
+        if (s->mode == APP_MODE_BEAM) s->mode = APP_MODE_AUTO;
+        app_state_message(s, 0, "%s", _("greedy decoding"));
+        return APP_DO_RERUN;
+    }
+    if (s->tgt[0]) { app_state_message(s, 0, "%s", _("B searches for the target itself; clear the typed target first (Shift+Tab, empty, Enter)")); return APP_DO_NOTHING; }
+    int k = -1;
+    for (int i = t->n - 1; i >= 0 && k < 0; i--) if (t->stages[i].op == TF_OP_PROBS) k = i;
+    if (k < 0) { app_state_message(s, 0, "%s", _("this model has no output probabilities")); return APP_DO_NOTHING; }
+    set_stage(s, t, k);
+    s->beam = 1;
+    s->decode_step = 0;
+    s->mode = APP_MODE_BEAM;
+    app_state_message(s, 0, _("beam search: beam size %d, length penalty α = %g"), s->beam_k, s->alpha);
+    return APP_DO_RERUN;
+}
+
 // G: every layer and head of this attention.
 static void grid_key(app_state *s, const tf_trace *t) {
     s->hover_row = s->hover_col = -1; // (the picture under the mouse changes)
@@ -243,6 +267,7 @@ app_do app_state_key(app_state *s, const tf_trace *t, app_key k) {
     case APP_KEY_LINES: lines_key(s, t); break;
     case APP_KEY_TOPK: topk_key(s, t); break;
     case APP_KEY_GRID: grid_key(s, t); break;
+    case APP_KEY_BEAM: return beam_key(s, t);
     case APP_KEY_SNAP_PREV: case APP_KEY_SNAP_NEXT: case APP_KEY_TIMELINE: return snap_key(s, k);
     case APP_KEY_SIDE_BY_SIDE: s->side_by_side = !s->side_by_side; return s->side_by_side ? APP_DO_PARTNER : APP_DO_NOTHING;
     case APP_KEY_WHATIF: s->whatif = 1; break;
@@ -322,6 +347,7 @@ render_view app_state_view(const app_state *s, const tf_trace *t) {
     if (s->mode == APP_MODE_GRID && st->head >= 0) return RENDER_VIEW_GRID;
     if (s->mode == APP_MODE_LINES && render_lines_fit(st)) return s->all_heads && st->head >= 0 ? RENDER_VIEW_LINES_HEADS : RENDER_VIEW_LINES;
     if (s->mode == APP_MODE_TOPK && st->col_axis == TF_AXIS_VOCAB) return RENDER_VIEW_TOPK;
+    if (s->mode == APP_MODE_BEAM && st->side == TF_SIDE_OUT && t->beam) return RENDER_VIEW_BEAM;
     if (s->all_heads && st->head >= 0) return RENDER_VIEW_HEADS;
     return render_view_for(t, s->stage);
 }

@@ -38,11 +38,12 @@ typedef enum {
     APP_KEY_COMPARE,                                  // X: the stage with and without the parts switched off
     APP_KEY_ENTER,                                    // Enter (not typing): the what-if panel's part in focus on / off
     APP_KEY_COPY_LINK,                                // Ctrl+C: the link of the view (link.h) to the clipboard
+    APP_KEY_BEAM,                                     // B: beam search instead of greedy decoding, and back
 } app_key;
 
 // A way of drawing the stage that stays chosen while stepping (V, K, G),
 // shown where it applies; elsewhere the stage's own view.
-typedef enum { APP_MODE_AUTO, APP_MODE_LINES, APP_MODE_TOPK, APP_MODE_GRID } app_mode;
+typedef enum { APP_MODE_AUTO, APP_MODE_LINES, APP_MODE_TOPK, APP_MODE_GRID, APP_MODE_BEAM } app_mode;
 
 // What a key asks of the program beyond the state: rerun the model, export,
 // toggle fullscreen. app.c carries these out.
@@ -94,6 +95,10 @@ typedef struct {
     int without;               // TF_WITHOUT_* parts switched off (the run is without these and trained_without)
     int trained_without;       // the parts the model was trained without: shown off, and stay off
     int compare;               // the compare view: with every part, without, the difference
+    // decoding (B): beam search of width beam_k and length penalty alpha instead of greedy
+    int beam;                  // 1: the run decodes with beam search (its output stages show the beam's tree)
+    int beam_k;                // beam size (the paper's 4 unless --beam said otherwise)
+    double alpha;              // length penalty (0.6)
 } app_state;
 
 #define APP_MAX_BOXES 256 // (a recurrent model's map: a box per cell)

@@ -1,7 +1,7 @@
-// animate.c — `tviz export --animate decoding|timeline|stages`: an animated
-// GIF (giflib, src/io/gif.c) for slides: greedy decoding growing token by
-// token, one stage sharpening over training, or a walk through a range of
-// stages. One frame a step, each with a caption line under the picture.
+// animate.c — `tviz export --animate decoding|timeline|stages|beam`: an
+// animated GIF (giflib, src/io/gif.c) for slides: greedy decoding growing token
+// by token, one stage sharpening over training, a walk through a range of
+// stages, or the tree of a beam search growing step by step. One frame a step, each with a caption line under the picture.
 #include "cli.h"
 
 #include <math.h>
@@ -65,10 +65,12 @@ int cli_export_animation(const io_run *c, const io_picture *proto, const char *m
                          const char *size, const char *out) {
     const char *dot = strrchr(out, '.');
     if (!dot || strcmp(dot, ".gif")) return io_error(out, "an animation is a GIF; give -o FILE.gif");
-    int kind = !strcmp(mode, "decoding") ? 0 : !strcmp(mode, "timeline") ? 1 : !strcmp(mode, "stages") ? 2 : -1;
-    if (kind < 0) return io_error("--animate", "\"%s\" is not an animation; use decoding, timeline or stages", mode);
-    if (!stage) return io_error("--animate", "needs --stage ID, the stage to animate (for stages: the first of the walk)");
+    int kind = !strcmp(mode, "decoding") ? 0 : !strcmp(mode, "timeline") ? 1 : !strcmp(mode, "stages") ? 2 : !strcmp(mode, "beam") ? 3 : -1;
+    if (kind < 0) return io_error("--animate", "\"%s\" is not an animation; use decoding, timeline, stages or beam", mode);
     const tf_trace *t = &c->r.trace;
+    if (kind == 3 && !t->beam) return io_error("--animate", "beam draws beam search growing; give --beam K too (the paper: --beam 4)");
+    if (kind == 3 && !stage) stage = "out.probs";
+    if (!stage) return io_error("--animate", "needs --stage ID, the stage to animate (for stages: the first of the walk)");
     int st = tf_trace_find(t, stage);
     if (st < 0) return io_error(stage, "is not a stage of this model; ids look like src.pe or enc.0.self_attn.head.0.weights (tviz walk lists them)");
     long delay_ms = 800;
@@ -83,6 +85,7 @@ int cli_export_animation(const io_run *c, const io_picture *proto, const char *m
         h = sh;
     } else if (proto->w > 0) { w = proto->w; h = w * 0.75; }
     char why[300];
+    if (kind == 3 && render_view_check(t, st, RENDER_VIEW_BEAM, &proto->opts, why, sizeof why)) return io_error(stage, "%s", why);
     if (proto->view != RENDER_VIEW_AUTO && render_view_check(t, st, proto->view, &proto->opts, why, sizeof why)) return io_error("--view", "%s", why);
     int last = st;
     if (kind == 2) {
@@ -131,6 +134,16 @@ int cli_export_animation(const io_run *c, const io_picture *proto, const char *m
             tf_run_free(&r);
         }
         io_timeline_free(&tl);
+    } else if (kind == 3) { // the beam's tree, one more decoding step a frame
+        render_opts bo = *o;
+        int n = t->beam->n_steps;
+        for (int k = 1; k <= n && !rc; k++) {
+            bo.beam_steps = k;
+            snprintf(cap, sizeof cap, render_tr(o, "beam search step %d of %d"), k, n);
+            frame f = {t, &c->m, st, RENDER_VIEW_BEAM, &bo, cap};
+            if (add_frame(&a, &f)) rc = io_error(out, "could not draw frame %d (out of memory?); nothing was written", k);
+            frames++;
+        }
     } else { // a walk through the stages, in the paper's order
         for (int i = st; i <= last && !rc; i++) {
             char title[300];

@@ -30,7 +30,7 @@ static const char *usage =
     "  tviz corpus --check FILE   check a corpus file (source<TAB>target[<TAB>alignment])\n"
     "  tviz corpus --check-lists [DIR]   check the corpus word lists (assets/corpus/*.tsv)\n"
     "  tviz train -o FILE [options]   train a small English→Persian translator (tviz train --help)\n"
-    "  tviz translate [--model M] [SENTENCE ...]   greedy translation, one line each\n"
+    "  tviz translate [--model M] [--beam K] [SENTENCE ...]   a translation, one line each\n"
     "  tviz icon [--size N] -o FILE   draw tviz's icon (PNG, or SVG for FILE.svg)\n"
     "  tviz eval [--model M] FILE.tsv   exact match and token accuracy by source length\n"
     "  tviz --help | --version\n"
@@ -44,6 +44,8 @@ static const char *usage =
     "  --no-pause    walk: print everything without waiting for Enter\n"
     "  --without PARTS   switch parts of the Transformer off (what if?): pe, scale, mask,\n"
     "                residual, separated by commas (also export, translate, eval and the window)\n"
+    "  --beam K      beam search of width K instead of greedy decoding (the paper: 4), with\n"
+    "  --alpha A     its length penalty α (default 0.6); also export, translate, eval and the window\n"
     "\n"
     "A shipped model is named without its folder (--model worked-example). `tviz CMD --help`\n"
     "shows one command's help, `man tviz` all of them and the window's keys.\n";

@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char *eval_help =
-    "Usage: tviz eval [--model M]... [--without PARTS] [--threads N] [--show] FILE.tsv\n"
+    "Usage: tviz eval [--model M]... [--without PARTS] [--beam K [--alpha A]] [--threads N] [--show] FILE.tsv\n"
     "Translates every source sentence of FILE (source<TAB>target[<TAB>alignment], as tviz corpus\n"
     "writes) greedily and compares the output with the target, word for word:\n"
     "  exact match     the share of sentences translated exactly\n"
@@ -20,7 +20,10 @@ static const char *eval_help =
     "With several --model options every model is measured on the same file and the\n"
     "table shows them side by side (tviz export --view compare-length draws it); the shipped\n"
     "models are measured on assets/models/en-fa.heldout.tsv (share/tviz/models/ once installed).\n"
-    "--without pe,scale,mask,residual switches those parts of the Transformer off (what if?; one model).\n";
+    "--without pe,scale,mask,residual switches those parts of the Transformer off (what if?; one model).\n"
+    "--beam K translates with beam search of width K (the paper: 4) and length penalty --alpha A\n"
+    "(default 0.6), one model, and counts the sentences whose beam choice scores above, equal to\n"
+    "and below greedy decoding's output, by the beam's score log P(Y) / ((5 + |Y|) / 6)^A.\n";
 
 // Several models side by side: exact match, then token accuracy, by source length.
 static int side_by_side(const char *const *models, int n, const char *file, int threads, int show) {
@@ -77,13 +80,15 @@ static void row(const char *name, const tf_eval_bucket *b) {
 
 int cmd_eval(int argc, char **argv) {
     const char *model = IO_DEFAULT_MODEL, *file = NULL, *threads_s = NULL, *models[RENDER_COMPARE_MAX], *list;
-    int show = 0, n_models = 0, without = 0, bits;
+    int show = 0, n_models = 0, without = 0, bits, beam = 0;
+    double alpha = IO_DEFAULT_ALPHA;
     char heldout[4200];
     long threads = omp_get_num_procs();
     for (int i = 1; i < argc; i++) {
         int k;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(eval_help, stdout); return 0; }
         if (!strcmp(argv[i], "--show")) { show = 1; continue; }
+        if ((k = io_beam_opt(argc, argv, &i, &beam, &alpha))) { if (k < 0) return 1; continue; }
         if ((k = io_opt(argc, argv, &i, "--model", NULL, &model))) {
             if (k < 0) return 1;
             if (n_models == RENDER_COMPARE_MAX) return io_error("--model", "at most %d models at a time", RENDER_COMPARE_MAX);
@@ -99,6 +104,7 @@ int cmd_eval(int argc, char **argv) {
     if (!file) return io_error("eval", "needs a corpus file (source<TAB>target per line), e.g. tests/fixtures/everyday.tsv or the held-out file %s",
                                cli_default_heldout(heldout, sizeof heldout) ? "models/en-fa.heldout.tsv" : "en-fa.heldout.tsv");
     if (n_models > 1 && without) return io_error("--without", "switches parts off in one model; give one --model with it");
+    if (n_models > 1 && beam) return io_error("--beam", "measures one model at a time; give one --model with it");
     if (n_models > 1) return side_by_side(models, n_models, file, (int)threads, show);
     tf_corpus c;
     if (cli_load_corpus(&c, file)) return 1;
@@ -106,11 +112,12 @@ int cmd_eval(int argc, char **argv) {
     tf_model m;
     char path[4096];
     if (io_load_model(&m, model, path, sizeof path)) { tf_corpus_free(&c); return 1; }
+    if (io_beam_check(&m, beam, alpha)) { tf_model_free(&m); tf_corpus_free(&c); return 1; }
     m.cfg.without |= without;
     char **out = calloc((size_t)c.n, sizeof *out);
     tf_eval_result r;
     int rc = 0;
-    if (!out || tf_eval_corpus(&m, &c, (int)threads, &r, out, &e)) rc = io_error("eval", "%s", out ? e.msg : "out of memory");
+    if (!out || tf_eval_corpus_beam(&m, &c, (int)threads, beam, alpha, &r, out, &e)) rc = io_error("eval", "%s", out ? e.msg : "out of memory");
     if (!rc) {
         if (show)
             for (int i = 0; i < c.n; i++) {
@@ -124,10 +131,17 @@ int cmd_eval(int argc, char **argv) {
         char parts[64];
         if (m.cfg.without) printf("%s without %s on %s: %d sentence pairs\n", path, tf_without_format(m.cfg.without, parts, sizeof parts), file, c.n);
         else printf("%s on %s: %d sentence pairs\n", path, file, c.n);
+        if (beam) printf("beam search: width %d, length penalty α %g\n", beam, alpha);
         printf("%-12s %7s %14s %16s\n", "source words", "pairs", "exact match", "token accuracy");
         for (int b = 0; b < TF_EVAL_BUCKETS; b++) if (b < 5 || r.by_len[b].n) row(tf_eval_bucket_name(b), &r.by_len[b]);
         row("all", &r.all);
         if (r.too_long) printf("(%d source sentences longer than the model's max_len %d counted as wrong)\n", r.too_long, m.cfg.max_len);
+        if (beam) {
+            int all = r.beam_above + r.beam_equal + r.beam_below;
+            printf("beam's choice against greedy's output, by score: above %d (%.1f%%), equal %d (%.1f%%), below %d (%.1f%%)\n",
+                   r.beam_above, all ? 100.0 * r.beam_above / all : 0.0, r.beam_equal, all ? 100.0 * r.beam_equal / all : 0.0,
+                   r.beam_below, all ? 100.0 * r.beam_below / all : 0.0);
+        }
     }
     for (int i = 0; out && i < c.n; i++) free(out[i]);
     free(out);

@@ -83,11 +83,12 @@ static int format_of(const export_args *a, const char *out, io_format *f) {
 static const char *export_help =
     "Usage: tviz export [--model M] [--src TEXT] [--tgt TEXT] --stage ID [--view V] [--cell ROW,COL]\n"
     "                   [--format png|svg|pdf] [--width PX] [--scale S] [--colormap NAME]\n"
-    "                   [--text-scale S] [--high-contrast] [--lang en|fa|ar] [--without PARTS] -o FILE\n"
+    "                   [--text-scale S] [--high-contrast] [--lang en|fa|ar] [--without PARTS]\n"
+    "                   [--beam K [--alpha A]] -o FILE\n"
     "       tviz export [--model M] [--src TEXT] [--tgt TEXT] --all [--format F] [--lang L] -o DIR\n"
     "       tviz export --lesson NAME [--lang en|fa|ar] -o FILE.pdf | --format png -o DIR   (a handout)\n"
     "       tviz export --timeline --stage ID [--view V] -o FILE   (the stage at every training snapshot)\n"
-    "       tviz export --animate decoding|timeline|stages --stage ID [--to ID] [--view V]\n"
+    "       tviz export --animate decoding|timeline|stages|beam --stage ID [--to ID] [--view V]\n"
     "                   [--delay MS] [--size WxH] -o FILE.gif   (an animated GIF, one frame a step)\n"
     "       tviz export --slides [--lang L] -o DECK.pdf   (16:9 slides: a page a stage, lines of the lesson)\n"
     "Draws one view of a stage (ids as in tviz trace, e.g. enc.0.self_attn.head.1.weights)\n"
@@ -99,20 +100,25 @@ static const char *export_help =
     "       side-by-side (the same sentence through a Transformer and a recurrent model: the\n"
     "       other is the first --model, or en-fa / rnn-attn-en-fa), compare (with --without: the\n"
     "       stage with every part, without the parts and their difference), loss (the training\n"
-    "       curves model files keep; --model A --model B draws several). Default: heatmap for\n"
+    "       curves model files keep; --model A --model B draws several), beam (with --beam K, of\n"
+    "       out.probs or out.logits: the beam search as a tree over the decoding steps, each box a\n"
+    "       token and its hypothesis's log P, kept bold, pruned faded, the choice outlined). Default: heatmap for\n"
     "       attention, matrix otherwise. --top-k K: tokens a row in the top-k view (default 5).\n"
     "--step T lights time step T (a row, from 0) of a recurrent model's stage and map.\n"
     "--timeline reads the snapshots beside the model (MODEL.snapshots/, written by tviz train) and\n"
     "draws the stage at each, on the same sentence (the model's own translation, or --tgt).\n"
     "--animate: decoding grows the greedy translation token by token, timeline goes through the\n"
-    "snapshots, stages walks from --stage to --to (default: 8 stages); --delay per frame (800 ms),\n"
+    "snapshots, stages walks from --stage to --to (default: 8 stages), beam grows the beam view\n"
+    "step by step (needs --beam K); --delay per frame (800 ms),\n"
     "--size of a frame (800x600).\n"
     "Colour maps: viridis, cividis, rdbu, puor, gray (default: viridis for probabilities, rdbu for values).\n"
     "--width sets the picture's width in pixels (the height follows the view); --scale multiplies\n"
     "the pixels of a PNG (2 for a sharp slide), --text-scale the type (1.5 for a projector).\n"
     "--lang draws titles, captions and cards in that language, right to left for fa and ar\n"
     "(default: from LANGUAGE or LANG when tviz has lessons in it, else English).\n"
-    "--without pe,scale,mask,residual switches those parts of the Transformer off (what if?).\n";
+    "--without pe,scale,mask,residual switches those parts of the Transformer off (what if?).\n"
+    "--beam K decodes with beam search of width K instead of greedily (the paper: 4), --alpha A\n"
+    "its length penalty (default 0.6): score = log P(Y) / ((5 + |Y|) / 6)^A.\n";
 
 // ---------------------------------------------------------------- --all
 typedef struct { io_picture j; char file[128]; char title[240]; } entry;

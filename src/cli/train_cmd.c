@@ -603,15 +603,17 @@ done:
 
 // ---------------------------------------------------------------- tviz translate
 static const char *translate_help =
-    "Usage: tviz translate [--model M] [--without PARTS] [SENTENCE ...]\n"
+    "Usage: tviz translate [--model M] [--without PARTS] [--beam K [--alpha A]] [SENTENCE ...]\n"
     "Prints the greedy translation of each sentence (or of each line of standard\n"
     "input when none is given). Default model: " IO_DEFAULT_MODEL ".\n"
+    "--beam K uses beam search of width K instead (the paper: 4), --alpha A its length\n"
+    "penalty (default 0.6): score = log P(Y) / ((5 + |Y|) / 6)^A.\n"
     "--without pe,scale,mask,residual switches those parts of the Transformer off (what if?).\n";
 
-static int translate_one(const tf_model *m, const char *src, const char *where) {
+static int translate_one(const tf_model *m, const char *src, int beam, double alpha, const char *where) {
     tf_run r;
     tf_err e;
-    if (tf_run_greedy(&r, m, src, 0, &e)) return io_error(where, "%s", e.msg);
+    if (beam ? tf_run_beam(&r, m, src, beam, alpha, &e) : tf_run_greedy(&r, m, src, 0, &e)) return io_error(where, "%s", e.msg);
     char *text = tf_join_tokens(r.tgt_words + 1, r.T - 1); // pieces joined back into words
     if (!text) { tf_run_free(&r); return io_error(where, "out of memory"); }
     printf("%s\n", text);
@@ -624,10 +626,12 @@ static int translate_one(const tf_model *m, const char *src, const char *where) 
 
 int cmd_translate(int argc, char **argv) {
     const char *model = IO_DEFAULT_MODEL, *list;
-    int first = argc, without = 0;
+    int first = argc, without = 0, beam = 0;
+    double alpha = IO_DEFAULT_ALPHA;
     for (int i = 1; i < argc; i++) {
         int k, bits;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(translate_help, stdout); return 0; }
+        if ((k = io_beam_opt(argc, argv, &i, &beam, &alpha))) { if (k < 0) return 1; continue; }
         if ((k = io_opt(argc, argv, &i, "--model", NULL, &model))) { if (k < 0) return 1; continue; }
         if ((k = io_opt(argc, argv, &i, "--without", NULL, &list))) { if (k < 0 || io_parse_without(list, &bits)) return 1; without |= bits; continue; }
         if (!strcmp(argv[i], "--")) { first = i + 1; break; }
@@ -638,17 +642,18 @@ int cmd_translate(int argc, char **argv) {
     tf_model m;
     char path[4096];
     if (io_load_model(&m, model, path, sizeof path)) return 1;
+    if (io_beam_check(&m, beam, alpha)) { tf_model_free(&m); return 1; }
     m.cfg.without |= without;
     int rc = 0;
     if (first < argc) {
-        for (int i = first; i < argc; i++) rc |= translate_one(&m, argv[i], "translate");
+        for (int i = first; i < argc; i++) rc |= translate_one(&m, argv[i], beam, alpha, "translate");
     } else {
         char line[4096], where[64];
         for (int n = 1; fgets(line, sizeof line, stdin); n++) {
             line[strcspn(line, "\r\n")] = 0;
             if (!*line) { printf("\n"); continue; }
             snprintf(where, sizeof where, "stdin:%d", n);
-            rc |= translate_one(&m, line, where);
+            rc |= translate_one(&m, line, beam, alpha, where);
         }
     }
     fflush(stdout);

@@ -137,7 +137,8 @@ int cmd_walk(int argc, char **argv) {
     }
     printf("source:");
     for (int i = 0; i < c.r.S; i++) printf(" %s", t->src_labels[i]);
-    printf("\ndecoder input%s:", c.r.greedy ? " (decoded greedily)" : "");
+    if (c.r.beam) printf("\ndecoder input (beam search, beam size %d, α %g):", c.r.beam->K, c.r.beam->alpha);
+    else printf("\ndecoder input%s:", c.r.greedy ? " (decoded greedily)" : "");
     for (int i = 0; i < c.r.T; i++) printf(" %s", t->tgt_labels[i]);
     printf("\n%d stages\n", t->n);
     int matched = 0;

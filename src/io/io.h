@@ -54,6 +54,8 @@ typedef struct {
     int n_models;
     tf_run cmp;           // io_run_compare: the same input with every part on
     int has_cmp;
+    int beam;             // --beam K (0: greedy decoding)
+    double alpha;         // --alpha, the length penalty of beam search (IO_DEFAULT_ALPHA)
 } io_run;
 
 // The comparison of a run with parts switched off (the compare view, trace
@@ -65,11 +67,19 @@ int io_run_compare(io_run *c);
 // off, as bits. Returns 0, or 1 after printing "tviz: --without: …".
 int io_parse_without(const char *list, int *bits);
 
+// --beam K and --alpha A (beam search, tf.h): returns 1 if argv[*i] was one
+// of them (advancing *i; *beam 0 stays greedy decoding), 0 if not, -1 after
+// printing the error (a beam under 1, an α that is negative or not a number).
+#define IO_DEFAULT_ALPHA 0.6 // the paper's §6.1
+int io_beam_opt(int argc, char **argv, int *i, int *beam, double *alpha);
+// A beam too wide for m's vocabulary: 1 after printing the error, else 0.
+int io_beam_check(const tf_model *m, int beam, double alpha);
+
 // A command's own options: returns 1 if argv[*i] was one (advancing *i past
 // its value), 0 if not, -1 after printing an error.
 typedef int (*io_extra_opt)(void *ctx, int argc, char **argv, int *i);
 
-// Parses --model/--src/--tgt/--without (and the IO_OPT_* options allowed, and whatever
+// Parses --model/--src/--tgt/--without/--beam/--alpha (and the IO_OPT_* options allowed, and whatever
 // extra takes), loads the model and runs it. Returns 0, 1 after an error, or
 // 2 after --help.
 int io_run_start(io_run *c, int argc, char **argv, const char *cmd, const char *help, int allow, io_extra_opt extra, void *ctx);

@@ -202,6 +202,16 @@ void tf_decode_next(tf_acts *a, const tf_model *m, const int *tgt, int T) {
     else tf_decode(a, m, tgt, T);
 }
 
+void tf_decode_continue_from(tf_acts *dst, const tf_acts *src, const tf_model *m, int T) {
+    dst->T = T;
+    if (m->cfg.arch != TF_ARCH_LSTM) return; // the Transformer recomputes every position from the tokens
+    size_t n = (size_t)T * m->cfg.C;         // a recurrent model goes on from h and c of every decoder layer
+    for (int l = 0; l < m->cfg.L_dec; l++) {
+        memcpy(dst->ldec[l].h, src->ldec[l].h, sizeof(float) * n);
+        memcpy(dst->ldec[l].c, src->ldec[l].c, sizeof(float) * n);
+    }
+}
+
 void tf_source_order(const tf_config *c, int *ids, char **words, int S) {
     if (c->arch != TF_ARCH_LSTM || !c->reverse_source) return;
     int n = S - (c->src_append_eos ? 1 : 0); // <eos> stays last: it tells the encoder the sentence is over

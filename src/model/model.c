@@ -282,8 +282,8 @@ int tf_model_next_token(const tf_model *m, const float *row) {
 }
 
 // limit: greedy decoding stops once the decoder input has this many tokens
-// (0: at <eos> or max_len only).
-static int run(tf_run *r, const tf_model *m, const char *src, const char *tgt, int limit, tf_err *e) {
+// (0: at <eos> or tf_decode_limit only). K > 0: beam search of width K instead.
+static int run(tf_run *r, const tf_model *m, const char *src, const char *tgt, int limit, int K, double alpha, tf_err *e) {
     const tf_config *c = &m->cfg;
     memset(r, 0, sizeof *r);
     if (tokenize(m, 0, src, 0, c->src_append_eos, c->max_len,
@@ -294,20 +294,31 @@ static int run(tf_run *r, const tf_model *m, const char *src, const char *tgt, i
                      &r->tgt_ids, &r->tgt_words, &r->T, &r->n_tgt_unk, e)) goto fail;
     } else {
         r->greedy = 1;
-        r->tgt_ids = malloc(sizeof(int) * (size_t)c->max_len);
+        r->tgt_ids = malloc(sizeof(int) * ((size_t)c->max_len + 1)); // (+ 1: a beam's <eos>)
         r->tgt_words = calloc((size_t)c->max_len, sizeof(char *));
         if (!r->tgt_ids || !r->tgt_words) { tf_fail(e, "out of memory"); goto fail; }
         r->tgt_ids[0] = m->tgt_vocab.bos;
         r->T = 1;
     }
-    if (tf_acts_alloc(&r->acts, c, r->S, r->greedy ? c->max_len : r->T, e)) goto fail;
+    if (K > 0 && !tgt) { // beam search chooses the target; the forward pass then runs on it
+        if (!(r->beam = calloc(1, sizeof *r->beam))) { tf_fail(e, "out of memory"); goto fail; }
+        if (tf_beam_search(r->beam, m, r->src_ids, r->S, K, alpha, e)) { free(r->beam); r->beam = NULL; goto fail; }
+        if (r->beam->choice >= 0) {
+            int n = tf_beam_tokens(r->beam, r->beam->choice, r->tgt_ids + 1, c->max_len);
+            r->stopped_on_eos = r->tgt_ids[n] == m->tgt_vocab.eos;
+            r->T = 1 + n - r->stopped_on_eos;
+        }
+    }
+    int greedy = r->greedy && !r->beam, W = tf_decode_limit(c, r->S);
+    if (tf_acts_alloc(&r->acts, c, r->S, greedy ? c->max_len : r->T, e)) goto fail;
     tf_encode(&r->acts, m, r->src_ids, r->S);
     tf_decode(&r->acts, m, r->tgt_ids, r->T);
-    // Greedy decoding: append the most probable next token until <eos> or max_len.
-    while (r->greedy) {
+    // Greedy decoding: append the most probable next token until <eos> or the limit.
+    while (greedy) {
+        if (r->T - 1 >= W) break;
         int next = tf_model_next_token(m, r->acts.probs + (size_t)(r->T - 1) * c->V_tgt);
         if (next == m->tgt_vocab.eos) { r->stopped_on_eos = 1; break; }
-        if (r->T >= c->max_len || (limit > 0 && r->T >= limit)) break;
+        if (limit > 0 && r->T >= limit) break;
         r->tgt_ids[r->T++] = next;
         tf_decode_next(&r->acts, m, r->tgt_ids, r->T);
     }
@@ -322,6 +333,7 @@ static int run(tf_run *r, const tf_model *m, const char *src, const char *tgt, i
     for (int i = 0; i < r->S; i++) r->src_labels[i] = m->src_vocab.tok[r->src_ids[i]];
     for (int i = 0; i < r->T; i++) r->tgt_labels[i] = m->tgt_vocab.tok[r->tgt_ids[i]];
     if (tf_trace_build(&r->trace, m, &r->acts, r->src_labels, r->tgt_labels, e)) goto fail;
+    r->trace.beam = r->beam;
     return 0;
 fail:
     tf_run_free(r);
@@ -329,11 +341,16 @@ fail:
 }
 
 int tf_run_sentence(tf_run *r, const tf_model *m, const char *src, const char *tgt, tf_err *e) {
-    return run(r, m, src, tgt, 0, e);
+    return run(r, m, src, tgt, 0, 0, 0, e);
 }
 
 int tf_run_greedy(tf_run *r, const tf_model *m, const char *src, int limit, tf_err *e) {
-    return run(r, m, src, NULL, limit, e);
+    return run(r, m, src, NULL, limit, 0, 0, e);
+}
+
+int tf_run_beam(tf_run *r, const tf_model *m, const char *src, int K, double alpha, tf_err *e) {
+    if (tf_beam_check(m, K, alpha, e)) { memset(r, 0, sizeof *r); return -1; }
+    return run(r, m, src, NULL, 0, K, alpha, e);
 }
 
 static char **copy_words(char *const *w, int n) {
@@ -391,6 +408,8 @@ void tf_run_free(tf_run *r) {
     free(r->tgt_ids);
     free(r->src_labels);
     free(r->tgt_labels);
+    if (r->beam) tf_beam_free(r->beam);
+    free(r->beam);
     memset(r, 0, sizeof *r);
 }
 

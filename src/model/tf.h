@@ -381,6 +381,10 @@ void tf_decode_rows(tf_acts *a, const tf_model *m, const int *tgt, int T, int fi
 // or tf_decode_next on its first T−1 tokens. A recurrent model computes only
 // the new position (the earlier ones do not change); the Transformer all of them.
 void tf_decode_next(tf_acts *a, const tf_model *m, const int *tgt, int T);
+// Beam search: makes dst (the same source encoded) continue from src's first
+// T decoder tokens, so that tf_decode_next on one token more extends src's
+// hypothesis: a recurrent model's h and c; nothing for the Transformer.
+void tf_decode_continue_from(tf_acts *dst, const tf_acts *src, const tf_model *m, int T);
 
 // ---------------------------------------------------------------- the recurrent models (lstm.c)
 // Sutskever et al. (2014) §2 and Luong et al. (2015): DESIGN.md "Recurrent models".
@@ -467,6 +471,55 @@ typedef struct {
     const float *data;     // (rows, cols), points into tf_acts
 } tf_stage;
 
+// ---------------------------------------------------------------- beam search (beam.c)
+// The paper's §6.1: beam size K, length penalty α (K 4, α 0.6 there). A
+// hypothesis Y (the tokens after <bos>, its final <eos> included) scores
+//   log P(Y) / lp(Y),  lp(Y) = (5 + |Y|)^α / (5 + 1)^α   (Wu et al. 2016, §7)
+// and ends at <eos>, or when it reaches tf_decode_limit tokens without one.
+// Each step extends every live hypothesis by every token and sorts the
+// candidates by log P (ties: the earlier hypothesis, then the lower id). Of
+// the best 2K: an <eos> among the first K ends its hypothesis; the first K
+// that are not <eos> stay alive (at the limit they end); the rest are pruned.
+// The search stops once K hypotheses have ended or none is alive, and chooses
+// the ended one of highest score (the first on a tie). K 1 is greedy decoding.
+#define TF_BEAM_MAX 64    // widest beam
+typedef enum { TF_BEAM_KEPT, TF_BEAM_ENDED, TF_BEAM_PRUNED } tf_beam_fate;
+typedef struct {
+    int parent;           // the node of the step before it extends (-1: <bos>)
+    int token;            // target vocabulary id
+    double logp;          // log P of the hypothesis up to and with this token
+    double score;         // ended: logp / lp(|Y|); else 0
+    tf_beam_fate fate;
+} tf_beam_node;
+typedef struct tf_beam {
+    int K;                // beam size
+    double alpha;         // length penalty α
+    int limit;            // most tokens of a hypothesis, <eos> not counted (tf_decode_limit)
+    int n_steps;          // decoding steps taken
+    int *first;           // (n_steps + 1) the nodes of step t are first[t] … first[t+1]−1, by log P, best first
+    tf_beam_node *node;   // (n_nodes) every candidate among the best 2K of each step
+    int n_nodes;
+    int choice;           // the node that ends the chosen hypothesis (-1: none, a limit of 0)
+} tf_beam;
+
+// The most tokens decoding writes after <bos> (<eos> not counted) for a
+// source of S tokens: S + 50 (§6.1), and no more than the model's max_len
+// allows the decoder input (<bos> included). Greedy decoding stops there too.
+int tf_decode_limit(const tf_config *c, int S);
+double tf_length_penalty(int len, double alpha); // ((5 + len) / 6)^α
+// log Σ_j exp(z_j) of a row of logits (n), in double: log P(j) = z_j − this.
+double tf_log_sum_exp(const float *z, int n);
+// Checks a beam size and α: K 1 … min(V_tgt, TF_BEAM_MAX), α a finite number ≥ 0.
+int tf_beam_check(const tf_model *m, int K, double alpha, tf_err *e);
+// Searches the translations of src (S ids, in the order the model reads them,
+// as tf_source_order leaves them). Fills b (free with tf_beam_free).
+int tf_beam_search(tf_beam *b, const tf_model *m, const int *src, int S, int K, double alpha, tf_err *e);
+void tf_beam_free(tf_beam *b);
+// The tokens of the hypothesis that ends at node (its <eos> included, if it
+// has one) into ids (at most max, oldest first). Returns their number.
+int tf_beam_tokens(const tf_beam *b, int node, int *ids, int max);
+int tf_beam_step_of(const tf_beam *b, int node); // the step a node belongs to
+
 typedef struct {
     int n;
     tf_stage *stages;          // (n) in execution order
@@ -477,6 +530,7 @@ typedef struct {
     const char *eos;               // the end-of-sentence token as the labels show it ("<eos>"; "</s>" in MarianMT)
     int without;                   // TF_WITHOUT_* parts switched off in this run (the model's cfg.without)
     int norm_first;                // 1: a pre-LN model
+    const tf_beam *beam;           // the beam search that chose the target (tf_run_beam), or NULL
 } tf_trace;
 
 // Lays the stage table over the activations a (no copy, no math).
@@ -553,6 +607,7 @@ typedef struct {
     int n_src_unk, n_tgt_unk;    // words not in the vocabulary
     int greedy;                  // 1 when the target was decoded, not given
     int stopped_on_eos;          // greedy: 1 if <eos> ended it, 0 if max_len did
+    tf_beam *beam;               // tf_run_beam: the search (trace.beam points to it); else NULL
     tf_acts acts;
     tf_trace trace;
 } tf_run;
@@ -563,6 +618,9 @@ int tf_run_sentence(tf_run *r, const tf_model *m, const char *src, const char *t
 // Greedy decoding that stops once the decoder input holds limit tokens
 // (<bos> included): limit 1 shows the first prediction, 2 the second, …
 int tf_run_greedy(tf_run *r, const tf_model *m, const char *src, int limit, tf_err *e);
+// Beam search (K, α: tf_beam_search) instead of greedy decoding: the run's
+// target is the chosen hypothesis, its trace records the search (trace.beam).
+int tf_run_beam(tf_run *r, const tf_model *m, const char *src, int K, double alpha, tf_err *e);
 void tf_run_free(tf_run *r);
 // m on the very tokens of another run (its source, its decoder input; no
 // decoding): the same stages, so they can be set side by side.

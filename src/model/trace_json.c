@@ -86,6 +86,41 @@ static cJSON *stages_json(const tf_trace *t) {
     return stages;
 }
 
+static const char *fate_name(tf_beam_fate f) { return f == TF_BEAM_KEPT ? "kept" : f == TF_BEAM_ENDED ? "ended" : "pruned"; }
+
+// The beam search (tf.h "beam search"): its settings, every step's candidates
+// (best first; parent is a candidate's place in the step before, -1 for
+// <bos>), and the chosen hypothesis (its step and place).
+static cJSON *beam_json(const tf_model *m, const tf_beam *b) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "size", b->K);
+    cJSON_AddNumberToObject(o, "alpha", b->alpha);
+    cJSON_AddNumberToObject(o, "limit", b->limit);
+    cJSON *steps = cJSON_AddArrayToObject(o, "steps");
+    for (int t = 0; t < b->n_steps; t++) {
+        cJSON *step = cJSON_CreateArray();
+        for (int i = b->first[t]; i < b->first[t + 1]; i++) {
+            const tf_beam_node *n = &b->node[i];
+            cJSON *c = cJSON_CreateObject();
+            cJSON_AddStringToObject(c, "token", m->tgt_vocab.tok[n->token]);
+            cJSON_AddNumberToObject(c, "parent", n->parent < 0 ? -1 : n->parent - b->first[t - 1]);
+            cJSON_AddNumberToObject(c, "logp", n->logp);
+            cJSON_AddStringToObject(c, "fate", fate_name(n->fate));
+            if (n->fate == TF_BEAM_ENDED) cJSON_AddNumberToObject(c, "score", n->score);
+            cJSON_AddItemToArray(step, c);
+        }
+        cJSON_AddItemToArray(steps, step);
+    }
+    cJSON *choice = cJSON_AddObjectToObject(o, "choice");
+    if (b->choice >= 0) {
+        int t = tf_beam_step_of(b, b->choice);
+        cJSON_AddNumberToObject(choice, "step", t);
+        cJSON_AddNumberToObject(choice, "index", b->choice - b->first[t]);
+        cJSON_AddNumberToObject(choice, "score", b->node[b->choice].score);
+    }
+    return o;
+}
+
 char *tf_trace_json(const tf_model *m, const tf_run *r, const tf_run *cmp) {
     const tf_config *c = &m->cfg;
     const tf_trace *t = &r->trace;
@@ -126,6 +161,7 @@ char *tf_trace_json(const tf_model *m, const tf_run *r, const tf_run *cmp) {
     cJSON_AddItemToObject(root, "src_words", words(r->src_words, r->S));
     cJSON_AddBoolToObject(root, "greedy", r->greedy);
     if (r->greedy) cJSON_AddBoolToObject(root, "stopped_on_eos", r->stopped_on_eos);
+    if (r->beam) cJSON_AddItemToObject(root, "beam", beam_json(m, r->beam));
     cJSON_AddItemToObject(root, "stages", stages_json(t));
     // the comparison: the same tokens with every part on, its stages in the same order
     if (cmp) {

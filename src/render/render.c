@@ -8,7 +8,7 @@
 
 static const char *view_names[RENDER_VIEW_COUNT] = {
     "auto", "matrix", "heatmap", "heads", "grid", "pe-heatmap", "pe-curves", "pe-similarity", "architecture", "arithmetic",
-    "lines", "lines-heads", "top-k", "compare-length", "side-by-side", "compare", "loss"};
+    "lines", "lines-heads", "top-k", "compare-length", "side-by-side", "compare", "loss", "beam"};
 
 void render_opts_default(render_opts *o) {
     memset(o, 0, sizeof *o);
@@ -37,7 +37,7 @@ void render_set_rgb(cairo_t *cr, render_rgb c) { cairo_set_source_rgb(cr, c.r, c
 const char *render_view_name(render_view v) { return v < RENDER_VIEW_COUNT ? view_names[v] : "?"; }
 const char *render_view_names(void) {
     return "heatmap, matrix, heads, grid, lines, lines-heads, top-k, pe-heatmap, pe-curves, pe-similarity, architecture, arithmetic, "
-           "compare-length, side-by-side, compare, loss";
+           "compare-length, side-by-side, compare, loss, beam";
 }
 
 const char *render_axis_label(const tf_trace *t, tf_axis axis, int i, const render_opts *o, char *buf, size_t n) {
@@ -125,6 +125,10 @@ int render_view_check(const tf_trace *t, int stage, render_view v, const render_
     case RENDER_VIEW_TOPK:
         if (!s || s->col_axis != TF_AXIS_VOCAB) { snprintf(why, n, "the top-k view shows the most likely next tokens; choose out.probs or out.logits"); return -1; }
         return 0;
+    case RENDER_VIEW_BEAM:
+        if (!s || s->side != TF_SIDE_OUT) { snprintf(why, n, "the beam view shows how the output was chosen; choose out.probs or out.logits"); return -1; }
+        if (!t->beam) { snprintf(why, n, "the beam view draws beam search; give --beam K (the paper: --beam 4)"); return -1; }
+        return 0;
     case RENDER_VIEW_ARITHMETIC:
         if (!s) { snprintf(why, n, "the arithmetic view needs a stage and --cell ROW,COL"); return -1; }
         if (o->cell_row < 0 || o->cell_col < 0) { snprintf(why, n, "the arithmetic view needs --cell ROW,COL (0-based) of %s", s->id); return -1; }
@@ -185,6 +189,12 @@ void render_default_size(const tf_trace *t, int stage, render_view v, double *w,
     case RENDER_VIEW_COMPARE_LENGTH: *w = 1200; *h = 760; break;
     case RENDER_VIEW_SIDE_BY_SIDE: *w = 1800; *h = 900; break;
     case RENDER_VIEW_LOSS: *w = 1200; *h = 700; break;
+    case RENDER_VIEW_BEAM:
+        if (t->beam) {
+            *w = fmin(fmax(1200, 180.0 * (t->beam->n_steps + 1)), 4000);
+            *h = fmin(fmax(600, 260 + 2 * t->beam->K * 64.0), 2400);
+        }
+        break;
     case RENDER_VIEW_COMPARE:
         *w = 1800;
         if (s) *h = fmin(fmax(330 + s->rows * fmin(60, 520.0 / fmax(s->cols, 1)), 560), 1100);
@@ -225,6 +235,7 @@ void render_draw(cairo_t *cr, const tf_trace *t, const tf_model *m, int stage, r
     case RENDER_VIEW_COMPARE_LENGTH: if (o->compare) render_compare_length(cr, o->compare, o, w, h); break;
     case RENDER_VIEW_SIDE_BY_SIDE: render_side_by_side(cr, t, m, o, w, h); break;
     case RENDER_VIEW_COMPARE: render_whatif_compare(cr, t, stage, o, w, h); break;
+    case RENDER_VIEW_BEAM: render_beam(cr, t, o, w, h); break;
     case RENDER_VIEW_LOSS: {
         static const char *const none = "";
         if (o->n_models > 0) render_loss_compare(cr, o->models, o->model_names, o->n_models, o, w, h);

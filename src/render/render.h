@@ -61,6 +61,7 @@ typedef struct {
     const tf_model *const *models;
     const char *const *model_names;
     int n_models;
+    int beam_steps;             // the beam view: the decoding steps shown (0: all; the animation grows them)
 } render_opts;
 
 void render_opts_default(render_opts *o);
@@ -162,6 +163,7 @@ typedef enum {
     RENDER_VIEW_SIDE_BY_SIDE,  // the same sentence through the Transformer and a recurrent model (o->beside)
     RENDER_VIEW_COMPARE,       // what if? the stage with every part, with parts switched off, their difference (o->with_all)
     RENDER_VIEW_LOSS,          // training loss (and held-out accuracy) of one or more models, from their files
+    RENDER_VIEW_BEAM,          // beam search as a tree over the decoding steps (t->beam; an output stage)
     RENDER_VIEW_COUNT
 } render_view;
 
@@ -258,6 +260,10 @@ int render_lines_fit(const tf_stage *s);
 // topk.c: each row's k most likely tokens (o->top_k, default 5) of a stage
 // over the target vocabulary, as labelled bars of their probabilities.
 void render_topk(cairo_t *cr, const tf_trace *t, int stage, const render_opts *o, double w, double h);
+// beam.c: the beam search that chose the target (t->beam) as a tree over the
+// decoding steps: each candidate's token and log P, the kept bold, the pruned
+// faded, the ended with their score, the chosen translation outlined.
+void render_beam(cairo_t *cr, const tf_trace *t, const render_opts *o, double w, double h);
 // ---------------------------------------------------------------- models compared (compare.c)
 #define RENDER_COMPARE_MAX 8     // models in one comparison
 #define RENDER_COMPARE_BUCKETS 6 // source lengths: 1-5, 6-10, 11-15, 16-20, 21-30, 31+

@@ -131,7 +131,8 @@ int tf_batches_get(const tf_batches *b, const tf_dataset *d, long step, uint64_t
 int tf_greedy(tf_acts *a, const tf_model *m, const int *src, int S, int *out, int max) {
     const tf_config *c = &m->cfg;
     int ids[TF_DEFAULT_MAX_LEN * 4], T = 1, n = 0;
-    int cap = c->max_len < (int)(sizeof ids / sizeof *ids) ? c->max_len : (int)(sizeof ids / sizeof *ids);
+    int cap = tf_decode_limit(c, S) + 1; // decoder inputs, <bos> included
+    if (cap > (int)(sizeof ids / sizeof *ids)) cap = (int)(sizeof ids / sizeof *ids);
     ids[0] = m->tgt_vocab.bos;
     tf_encode(a, m, src, S);
     tf_decode(a, m, ids, 1);

@@ -123,6 +123,10 @@ typedef struct {
 typedef struct {
     tf_eval_bucket all, by_len[TF_EVAL_BUCKETS];
     int too_long;      // sources longer than the model's max_len (counted as wrong)
+    // beam search (tf_eval_corpus_beam): sentences whose beam choice scores
+    // above, equal to (the same output, or the same score) and below greedy's
+    // output under the beam's score (log P / lp, tf.h "beam search")
+    int beam_above, beam_equal, beam_below;
 } tf_eval_result;
 int tf_eval_bucket_of(int source_words);
 const char *tf_eval_bucket_name(int bucket); // "1-5", …, "31+"
@@ -131,6 +135,10 @@ const char *tf_eval_bucket_name(int bucket); // "1-5", …, "31+"
 // outputs (c->n entries, or NULL) get the translations (malloc'd; NULL for a
 // source too long). Returns 0, or -1 when out of memory.
 int tf_eval_corpus(const tf_model *m, const tf_corpus *c, int threads, tf_eval_result *r, char **outputs, tf_err *e);
+// The same with beam search of width K and length penalty alpha (K 0: greedy),
+// and greedy decoding's output scored beside it.
+int tf_eval_corpus_beam(const tf_model *m, const tf_corpus *c, int threads, int K, double alpha, tf_eval_result *r, char **outputs,
+                        tf_err *e);
 
 // ---------------------------------------------------------------- subword merges (bpe.c)
 // Learns up to n_merges byte-pair merges (paper §5.1) from the words of one

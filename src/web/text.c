@@ -217,24 +217,29 @@ static int parse(parsed *p, const char *in, int markup, const render_text_style 
 }
 
 // ---------------------------------------------------------------- paragraphs
-// The paragraphs laid out so far, by their key (the text and its style):
-// open addressing on the key's hash. Full: the page's script drops them all
-// (ck_par_clear) and the table starts again, as the desktop's does.
+// The paragraphs laid out so far, by their key (the text and its style, as
+// bytes): open addressing on the key's hash. Full: the page's script drops
+// them all (ck_par_clear) and the table starts again, as the desktop's does.
 #define KEPT_SLOTS 8192
 #define KEPT_MAX 3000
-typedef struct { uint64_t hash; char *key; int id; } kept_par;
+typedef struct { uint64_t hash; unsigned char *key; size_t len; int id; } kept_par;
 static kept_par kept[KEPT_SLOTS];
 static int n_kept;
 
-static uint64_t fnv1a(const char *s) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+// What of a style makes its paragraph (sizes in pango's half-pixel steps).
+typedef struct {
+    int markup, bold, italic, mono, align, dir, n_marks;
+    float size, width, max_width, color[3], mark_color[3];
+} style_key;
+
+static uint64_t fnv1a(const unsigned char *p, size_t n, uint64_t h) {
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
     return h;
 }
 
-static kept_par *kept_slot(const char *key, uint64_t h) {
+static kept_par *kept_slot(const unsigned char *key, size_t len, uint64_t h) {
     size_t i = (size_t)h & (KEPT_SLOTS - 1);
-    while (kept[i].key && (kept[i].hash != h || strcmp(kept[i].key, key))) i = (i + 1) & (KEPT_SLOTS - 1);
+    while (kept[i].key && (kept[i].hash != h || kept[i].len != len || memcmp(kept[i].key, key, len))) i = (i + 1) & (KEPT_SLOTS - 1);
     return &kept[i];
 }
 
@@ -248,28 +253,32 @@ static void kept_clear(void) {
 // The kept paragraph of a text in a style (laid out when first asked for);
 // 0 when the markup does not parse. text: its plain text when not NULL (free it).
 static int paragraph(const char *in, int markup, const render_text_style *s, char **text) {
-    char key[64 + 8 * 32], *k = key;
-    size_t room = sizeof key;
-    int w = snprintf(k, room, "%d|%.3f|%d%d%d|%d|%.3f|%.3f|%d|%.3f,%.3f,%.3f|", markup, round(s->size * 2) / 2, s->bold, s->italic, s->mono,
-                     s->align, s->width, s->max_width, s->dir, s->color.r, s->color.g, s->color.b);
-    k += w;
-    room -= (size_t)w;
-    for (int i = 0; i < s->n_marks && room > 24; i++) {
-        w = snprintf(k, room, "%d-%d,", s->marks[2 * i], s->marks[2 * i + 1]);
-        k += w;
-        room -= (size_t)w;
-    }
-    size_t lk = strlen(key), li = strlen(in);
-    char *full = malloc(lk + li + 1);
-    if (!full) return 0;
-    memcpy(full, key, lk);
-    memcpy(full + lk, in, li + 1);
-    uint64_t h = fnv1a(full);
-    kept_par *slot = kept_slot(full, h);
+    style_key sk;
+    memset(&sk, 0, sizeof sk); // (no padding bytes of chance in the key)
+    sk.markup = markup;
+    sk.bold = s->bold;
+    sk.italic = s->italic;
+    sk.mono = s->mono;
+    sk.align = s->align;
+    sk.dir = s->dir;
+    sk.n_marks = s->n_marks;
+    sk.size = (float)(round(s->size * 2) / 2);
+    sk.width = (float)s->width;
+    sk.max_width = (float)s->max_width;
+    sk.color[0] = (float)s->color.r, sk.color[1] = (float)s->color.g, sk.color[2] = (float)s->color.b;
+    if (s->n_marks) sk.mark_color[0] = (float)s->mark_color.r, sk.mark_color[1] = (float)s->mark_color.g, sk.mark_color[2] = (float)s->mark_color.b;
+    size_t lm = sizeof(int) * 2 * (size_t)(s->n_marks > 0 ? s->n_marks : 0), li = strlen(in), len = sizeof sk + lm + li;
+    unsigned char *key = malloc(len);
+    if (!key) return 0;
+    memcpy(key, &sk, sizeof sk);
+    if (lm) memcpy(key + sizeof sk, s->marks, lm);
+    memcpy(key + sizeof sk + lm, in, li);
+    uint64_t h = fnv1a(key, len, 0xcbf29ce484222325ull);
+    kept_par *slot = kept_slot(key, len, h);
     int id = slot->key ? slot->id : 0;
-    if (id && !text) { free(full); return id; }
+    if (id && !text) { free(key); return id; }
     parsed p;
-    if (parse(&p, in, markup, s)) { free(p.text); free(full); return 0; }
+    if (parse(&p, in, markup, s)) { free(p.text); free(key); return 0; }
     if (!id) {
         float style[STYLE_FLOATS] = {0};
         int rtl = s->dir == RENDER_DIR_RTL || (s->dir == RENDER_DIR_AUTO && s->width > 0 && first_strong_rtl(p.text));
@@ -278,22 +287,23 @@ static int paragraph(const char *in, int markup, const render_text_style *s, cha
         style[2] = s->width > 0 ? (s->align == RENDER_ALIGN_CENTER ? 1 : s->align == RENDER_ALIGN_RIGHT ? 2 : 0) : -1; // -1: one line, from the left
         style[3] = (float)rtl;
         style[4] = (float)(p.line_height > 0 ? p.line_height : s->width > 0 ? s->size * (s->dir == RENDER_DIR_RTL ? 1.75 : 1.45) : 0);
-        style[5] = (float)(round(s->size * 2) / 2); // (pango's half-pixel steps)
+        style[5] = sk.size;
         for (int i = 0; i < p.n_runs; i++) p.runs[i * RUN_FLOATS + 3] = (float)(round(p.runs[i * RUN_FLOATS + 3] * 2) / 2);
         if (n_kept >= KEPT_MAX) {
             kept_clear();
-            slot = kept_slot(full, h);
+            slot = kept_slot(key, len, h);
         }
         id = ck_par_new(p.text, p.runs, p.n_runs, style);
         if (id) {
             slot->hash = h;
-            slot->key = full;
+            slot->key = key;
+            slot->len = len;
             slot->id = id;
             n_kept++;
-            full = NULL;
+            key = NULL;
         }
     }
-    free(full);
+    free(key);
     if (text) *text = p.text;
     else free(p.text);
     return id;

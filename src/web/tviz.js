@@ -14,7 +14,7 @@
   let M = null, api = null, manifest = null, drawn = false, firstFrameMs = -1, lastLink = '';
   // what a benchmark reads (window.tviz.timing()): the last key's press to its frame drawn, and that frame's parts
   const timing = { frames: 0, key_to_frame_ms: -1, frame_ms: -1, text_ms: 0, paragraphs: 0 };
-  let keyAt = -1;
+  let keyAt = -1, linkLater = false;
   let resolveReady, rejectReady;
   const ready = new Promise((res, rej) => { resolveReady = res; rejectReady = rej; });
 
@@ -127,6 +127,10 @@
       placeTyping();
       updateBar();
     }
+    if (linkLater) {
+      linkLater = false;
+      setTimeout(syncLink, 0);
+    }
   }
 
   let screenSurface = null;
@@ -146,7 +150,7 @@
       if (want && !document.fullscreenElement) document.documentElement.requestFullscreen().catch(() => {});
       if (!want && document.fullscreenElement) document.exitFullscreen().catch(() => {});
     }
-    if (bits & LINK) syncLink();
+    if (bits & LINK) linkLater = true; // (after the frame: the address bar's update is no part of the step)
     if (bits & COPY) { // Ctrl+C: the whole address of the view, for a course page
       syncLink();
       navigator.clipboard.writeText(location.href).then(() => api.status(4, ''), () => api.status(5, '')).then(schedule);
@@ -218,12 +222,16 @@
   }
 
   // ------------------------------------------------------------ the bar above the picture
+  let barWas = '';
   function updateBar() {
-    const s = JSON.parse(api.state());
-    if (bar.model.value !== s.model && [...bar.model.options].some((o) => o.value === s.model)) bar.model.value = s.model;
-    if (bar.lang.value !== s.lang) bar.lang.value = s.lang;
-    document.documentElement.lang = s.lang;
-    document.documentElement.dir = s.rtl ? 'rtl' : 'ltr';
+    const bar0 = api.bar();
+    if (bar0 === barWas) return;
+    barWas = bar0;
+    const [model, lang, rtl] = bar0.split('\t');
+    if (bar.model.value !== model && [...bar.model.options].some((o) => o.value === model)) bar.model.value = model;
+    if (bar.lang.value !== lang) bar.lang.value = lang;
+    document.documentElement.lang = lang;
+    document.documentElement.dir = rtl === '1' ? 'rtl' : 'ltr';
     const ui = JSON.parse(api.ui());
     bar.open.textContent = ui.open;
     bar.model.title = ui.model;
@@ -293,6 +301,7 @@
       message: c('web_message', 'string', []),
       status: c('web_status', null, ['number', 'string']),
       ui: c('web_ui', 'string', []),
+      bar: c('web_bar', 'string', []),
       png: c('web_png', 'number', []),
       pngData: c('web_png_data', 'number', []),
       pngSize: c('web_png_size', 'number', []),
@@ -343,9 +352,11 @@
       e.preventDefault();
     }, { passive: false });
     window.addEventListener('resize', schedule);
-    window.addEventListener('hashchange', async () => {
-      if (params() === lastLink) return;
-      const r2 = await withFiles(() => api.start(params()));
+    window.addEventListener('hashchange', async (e) => {
+      // (the address the event is about: the page may have written the view's own link since)
+      const frag = new URL(e.newURL).hash.replace(/^#/, '') || params();
+      if (frag === lastLink) return;
+      const r2 = await withFiles(() => api.start(frag));
       if (r2 >= 0) { lastLink = ''; syncLink(); }
       schedule();
     });

@@ -203,6 +203,13 @@ EMSCRIPTEN_KEEPALIVE void web_status(int kind, const char *what) {
     ses.dirty = 1;
 }
 
+// What the page's bar shows: "MODEL\tLANG\tRTL" (every frame: kept small).
+EMSCRIPTEN_KEEPALIVE const char *web_bar(void) {
+    static char buf[400];
+    snprintf(buf, sizeof buf, "%.200s\t%.15s\t%d", have_ses ? ses.model_name : "", have_ses ? ses.s.lang : "en", have_ses && ses.lay.rtl);
+    return buf;
+}
+
 // The words of the page around the picture, in the interface's language.
 EMSCRIPTEN_KEEPALIVE const char *web_ui(void) {
     cJSON *o = cJSON_CreateObject();
@@ -292,7 +299,7 @@ static app_key key_of(const char *code, const char *key, int ctrl, int shift) {
         {"BracketRight", APP_KEY_STEP_FORWARD}, {"Equal", APP_KEY_ZOOM_IN}, {"NumpadAdd", APP_KEY_ZOOM_IN}, {"Minus", APP_KEY_ZOOM_OUT},
         {"NumpadSubtract", APP_KEY_ZOOM_OUT}, {"KeyF", APP_KEY_FIT}, {"F11", APP_KEY_FULLSCREEN}, {"KeyP", APP_KEY_PRESENT},
         {"KeyH", APP_KEY_CONTRAST}, {"F1", APP_KEY_HELP}, {"KeyE", APP_KEY_EXPORT}, {"KeyL", APP_KEY_LANGUAGE}, {"KeyQ", APP_KEY_CHECK},
-        {"KeyV", APP_KEY_LINES}, {"KeyK", APP_KEY_TOPK}, {"KeyG", APP_KEY_GRID}, {"Comma", APP_KEY_SNAP_PREV},
+        {"KeyV", APP_KEY_LINES}, {"KeyK", APP_KEY_TOPK}, {"KeyB", APP_KEY_BEAM}, {"KeyG", APP_KEY_GRID}, {"Comma", APP_KEY_SNAP_PREV},
         {"Period", APP_KEY_SNAP_NEXT}, {"KeyT", APP_KEY_TIMELINE}, {"KeyR", APP_KEY_SIDE_BY_SIDE}, {"KeyW", APP_KEY_WHATIF},
         {"KeyX", APP_KEY_COMPARE}, {"Enter", APP_KEY_ENTER}, {"NumpadEnter", APP_KEY_ENTER}, {"Escape", APP_KEY_ESCAPE},
     };
@@ -374,7 +381,7 @@ EMSCRIPTEN_KEEPALIVE int web_language(const char *lang) {
     if (app_session_lesson(&ses, lang, err, sizeof err)) {
         fprintf(stderr, "tviz: %s\n", err);
         app_state_message(&ses.s, 1, _("the lessons of %s could not be read; tviz lesson check names the mistake"), lang);
-    }
+    } else app_state_message(&ses.s, 0, _("Language: %s"), lang); // (in the new language, as L says it)
     ses.dirty = 1;
     return WEB_DRAW | WEB_LINK;
 }

@@ -93,7 +93,7 @@ await page.context().close();
 // the base preset (d_model 512, 8 heads, 6 + 6 layers, d_ff 2048), opened from the disk, at 1920 × 1080
 page = await fresh('', { width: 1920, height: 1080 });
 await page.setInputFiles('#file', baseModel);
-await page.waitForFunction(() => window.tviz.state().model === 'base.safetensors', null, { timeout: 60000 }).catch(async (e) => { console.log('base model:', JSON.stringify(await page.evaluate(() => window.tviz.state())).slice(0, 300)); throw e; });
+await page.waitForFunction(() => window.tviz.state().model === 'base.safetensors', null, { timeout: 180000 }).catch(async (e) => { console.log('base model:', JSON.stringify(await page.evaluate(() => window.tviz.state())).slice(0, 300)); throw e; });
 for (const [what, frag, list] of [
   ['the base preset, all 8 heads', 'stage=enc.0.self_attn.head.0.weights&view=heads', ['ArrowUp', 'ArrowUp', 'ArrowDown', 'ArrowDown']],
   ['the base preset, lines of all 8 heads', 'stage=enc.0.self_attn.head.0.weights&view=lines-heads', ['ArrowUp', 'ArrowUp', 'ArrowDown', 'ArrowDown']],
@@ -101,7 +101,9 @@ for (const [what, frag, list] of [
   ['the base preset, the FFN hidden layer (6 × 2048)', 'stage=enc.0.ffn.hidden', ['ArrowUp', 'ArrowUp', 'ArrowDown', 'ArrowDown']],
 ]) {
   await page.evaluate((f) => { location.hash = f; }, frag);
-  await page.waitForTimeout(500);
+  const stage = /stage=([^&]*)/.exec(frag)[1]; // (the link opened: its stage shown, decoded greedily first)
+  await page.waitForFunction((st) => window.tviz.state().stage === st, stage, { timeout: 180000 });
+  await page.waitForTimeout(200);
   say(what, await keys(page, list, 3));
 }
 await page.context().close();

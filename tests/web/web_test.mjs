@@ -258,6 +258,7 @@ await page.selectOption('#lang', 'ar');
 await page.waitForTimeout(200);
 s = await state(page);
 check(s.lang === 'ar' && s.rtl, 'the language menu: Arabic, right to left', `${s.lang} ${s.rtl}`);
+check(/[\u0600-\u06FF]/.test(s.message) && /ar/.test(s.message), 'the status line says so in Arabic', s.message);
 await page.screenshot({ path: path.join(outDir, 'web-ar.png') });
 
 // ------------------------------------------------------------ 7. models fetched when first needed
@@ -292,6 +293,13 @@ s = await state(page);
 check(s.message_is_error && s.stage === 'src.pe', 'a file that is not a model: said, and the view stays', s.message);
 check(/[\u0600-\u06FF]/.test(s.message) && /not-a-model/.test(s.message), 'in Persian, naming the file', s.message);
 await page.screenshot({ path: path.join(outDir, 'web-bad-link-fa.png') });
+// a model file of the learner's own: it opens, and the view stays in the learner's language
+await page.setInputFiles('#file', path.join(webDir, 'models', 'worked-example.safetensors'));
+await waitFor(page, () => window.tviz.state().model === 'worked-example.safetensors', 'a model file of ones own opens');
+s = await state(page);
+check(s.lang === 'fa' && /[\u0600-\u06FF]/.test(s.panel), 'a model file opened: the lesson stays Persian', `${s.lang} ${s.panel.slice(0, 40)}`);
+check(/[#&]lang=fa(&|$)/.test(page.url()) && /model=%2Fdata%2Fuser%2Fworked-example\.safetensors/.test(page.url()),
+      'its address names the file and keeps the language', page.url());
 await page.close();
 
 // (the not-a-model file's reason goes to the console, on purpose: the only error there may be that one)
