@@ -99,7 +99,6 @@ static int first_view(const char *model) {
     app_session_open(&ses, &m, &r, path, IO_DEFAULT_SENTENCE, NULL, 0, 0);
     have_ses = 1;
     snprintf(ses.given_model, sizeof ses.given_model, "%s", model);
-    if (!strchr(model, '/')) snprintf(ses.model_name, sizeof ses.model_name, "%.200s", model);
     char err[900];
     if (app_session_lesson(&ses, "en", err, sizeof err)) fprintf(stderr, "tviz: %s\n", err);
     return 0;
@@ -203,9 +202,18 @@ EMSCRIPTEN_KEEPALIVE void web_status(int kind, const char *what) {
     ses.dirty = 1;
 }
 
+// A shipped model goes by its name in the page (its menu, the state, the
+// window's status line), however it was opened: the first view, a link,
+// the menu.
+static void name_shipped(void) {
+    if (have_ses && ses.given_model[0] && !strchr(ses.given_model, '/'))
+        snprintf(ses.model_name, sizeof ses.model_name, "%.200s", ses.given_model);
+}
+
 // What the page's bar shows: "MODEL\tLANG\tRTL" (every frame: kept small).
 EMSCRIPTEN_KEEPALIVE const char *web_bar(void) {
     static char buf[400];
+    name_shipped();
     snprintf(buf, sizeof buf, "%.200s\t%.15s\t%d", have_ses ? ses.model_name : "", have_ses ? ses.s.lang : "en", have_ses && ses.lay.rtl);
     return buf;
 }
@@ -236,6 +244,7 @@ EMSCRIPTEN_KEEPALIVE int web_frame(int w, int h, double scale) {
         ses.dirty = 1;
     }
     if (!ses.dirty) return 0;
+    name_shipped();
     cairo_t *cr = cairo_create(screen);
     cairo_scale(cr, scale, scale);
     app_world wd;
@@ -411,6 +420,7 @@ EMSCRIPTEN_KEEPALIVE const char *web_state(void) {
     if (!have_ses || !ses.have_run) return "{}";
     const tf_trace *t = &ses.r.trace;
     cJSON *o = cJSON_CreateObject();
+    name_shipped();
     cJSON_AddStringToObject(o, "model", ses.model_name);
     cJSON_AddStringToObject(o, "lang", ses.s.lang);
     cJSON_AddStringToObject(o, "stage", t->stages[ses.s.stage].id);

@@ -272,6 +272,14 @@ s = await state(page);
 check(s.snapshots >= 2, 'T: the timeline over the training snapshots', s.snapshots);
 s = await press(page, 'Comma');
 check(/step/.test(page.url()) || s.snapshots >= 2, ', steps back through training', s.message);
+// the model menu: another shipped model, named as the menu names it, in the same language
+const langBefore = (await state(page)).lang;
+await page.selectOption('#model', 'worked-example');
+await waitFor(page, () => window.tviz.state().model === 'worked-example', 'the model menu opens worked-example');
+s = await state(page);
+check(s.lang === langBefore && await page.evaluate(() => document.querySelector('#model').value) === 'worked-example',
+      'the model menu: the model named as in the menu, the language kept', `${s.model} ${s.lang}`);
+check(/[#&]model=worked-example(&|$)/.test(page.url()), 'its address names it', page.url());
 await page.close();
 
 // ------------------------------------------------------------ 8. bad input: one line, in the learner's language, and the view stays
