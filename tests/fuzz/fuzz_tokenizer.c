@@ -79,8 +79,10 @@ static void fuzz_merges(const char *s) {
         }
         char *joined = tf_join_tokens(t, nt), *words = tf_join_tokens(w, nw);
         FUZZ_CHECK(joined && words);
-        // pieces join back into the words (unless a word itself ends in "@@")
-        if (!strstr(sentence, "@@")) FUZZ_CHECK(!strcmp(joined, words));
+        // pieces join back into the words, unless the sentence holds a joining
+        // mark itself: a word ending in "@@", or SentencePiece's "▁" (U+2581),
+        // which makes tf_join_tokens read the tokens as a Marian model's pieces
+        if (!strstr(sentence, "@@") && !strstr(sentence, "\xe2\x96\x81")) FUZZ_CHECK(!strcmp(joined, words));
         free(joined); free(words);
         tf_words_free(w, nw);
         tf_words_free(t, nt);
