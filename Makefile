@@ -258,10 +258,10 @@ soak: $(B)/tviz
 valgrind: $(B)/tviz
 	@sh tests/valgrind.sh ./$(B)/tviz
 
-$(B)/bench: tests/bench/bench.c tests/bench/bench.h $(call archives,$(B),$(ROOMS))
+$(B)/bench: tests/bench/bench.c tests/bench/bench.h tests/bench/frames.h $(call archives,$(B),$(ROOMS))
 	$(CC) -O2 -g $(WARN) $(DEFS) $(INC) -o $@ $< $(call archives,$(B),$(ROOMS)) $(LDLIBS)
 
-$(B)/bench_marian: tests/bench/marian.c tests/bench/bench.h $(call archives,$(B),$(ROOMS))
+$(B)/bench_marian: tests/bench/marian.c tests/bench/bench.h tests/bench/frames.h $(call archives,$(B),$(ROOMS))
 	$(CC) -O2 -g $(WARN) $(DEFS) $(INC) -o $@ $< $(call archives,$(B),$(ROOMS)) $(LDLIBS)
 
 # A MarianMT checkpoint of opus-mt-en-ar's shapes with random weights (about 300 MB,

@@ -13,37 +13,8 @@
 #include <time.h>
 
 #include "bench.h"
+#include "frames.h"
 #include <omp.h>
-
-// Read bandwidth: sum a buffer far larger than the caches, on one core or
-// on all of them (each thread its own slice), median of 7 passes.
-static double memory_bandwidth(int all_cores) {
-    size_t n = (size_t)256 << 20; // bytes
-    float *buf = malloc(n);
-    if (!buf) return 0;
-    long count = (long)(n / sizeof(float));
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < count; i++) buf[i] = (float)(i & 7);
-    double t[7];
-    volatile float sink = 0;
-    for (int r = 0; r < 7; r++) {
-        double t0 = now();
-        float total = 0;
-#pragma omp parallel for schedule(static) reduction(+ : total) if (all_cores)
-        for (long c = 0; c < count / 4096; c++) { // 16 KB chunks
-            float s[16] = {0};
-            const float *p = buf + c * 4096;
-            for (int i = 0; i < 4096; i += 16)
-                for (int j = 0; j < 16; j++) s[j] += p[i + j];
-            for (int j = 0; j < 16; j++) total += s[j];
-        }
-        t[r] = now() - t0;
-        sink += total;
-    }
-    (void)sink;
-    free(buf);
-    return (double)n / median(t, 7);
-}
 
 int main(int argc, char **argv) {
     if (argc < 2) { fprintf(stderr, "usage: bench SMALL_MODEL [BIG_MODEL [TVIZ]]\n"); return 2; }
@@ -141,10 +112,8 @@ int main(int argc, char **argv) {
         // into the window's texture), for the densest views of the big model.
         tf_run_free(&r);
         if (tf_run_sentence(&r, &m, src, "I really enjoy learning transformers", &e)) return 1;
-        cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1920, 1080);
-        cairo_t *cr = cairo_create(sf);
         app_world wd = {.m = &m, .r = &r, .model_name = "base"};
-        struct { const char *id; int all_heads; app_mode mode; const char *what; } frames[] = {
+        const bench_frame frames[] = {
             {"enc.0.self_attn.head.0.weights", 1, APP_MODE_AUTO, "all 8 heads of an attention layer"},
             {"enc.0.self_attn.head.0.weights", 1, APP_MODE_LINES, "the lines of all 8 heads"},
             {"dec.5.cross_attn.head.0.weights", 0, APP_MODE_GRID, "every layer and head (grid)"},
@@ -153,24 +122,10 @@ int main(int argc, char **argv) {
         };
         printf("\nwindow frame at 1920 × 1080, %s:\n", argv[2]);
         for (size_t k = 0; k < sizeof frames / sizeof *frames; k++) {
-            app_state st;
-            app_layout lay;
-            app_state_init(&st, src, "x");
-            app_state_attach(&st, &r.trace);
-            if (app_state_goto(&st, &r.trace, frames[k].id)) return 1;
-            st.all_heads = frames[k].all_heads;
-            st.mode = frames[k].mode;
-            double t[15];
-            for (int i = 0; i < 15; i++) {
-                double t0 = now();
-                app_draw(cr, &st, &wd, 1920, 1080, &lay);
-                cairo_surface_flush(sf);
-                t[i] = now() - t0;
-            }
-            printf("  %-36s %7.1f ms  (median of 15; goal for the densest: <= 4 ms)\n", frames[k].what, median(t, 15) * 1e3);
+            double t = frame_median(&frames[k], &wd, src, "x");
+            if (t < 0) return 1;
+            printf("  %-36s %7.1f ms  (median of 15; goal for the densest: <= 4 ms)\n", frames[k].what, t * 1e3);
         }
-        cairo_destroy(cr);
-        cairo_surface_destroy(sf);
         tf_run_free(&r);
         tf_model_free(&m);
         // Start-up to the first frame (no window): load, run, draw.

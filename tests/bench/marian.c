@@ -6,7 +6,6 @@
 //                             beside reading the weights once, greedy decoding of
 //                             10 tokens for a 10-word sentence, and window frames.
 // Prints medians; asserts nothing.
-#include "../../src/app/draw.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -15,6 +14,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "frames.h"
 #include <omp.h>
 
 enum { C = 512, H = 8, F = 2048, L = 6, V = 62802 };
@@ -129,31 +129,6 @@ static int make(const char *dir) {
 }
 
 // ---------------------------------------------------------------- the measures
-static double bandwidth(void) { // read GB/s on every core: sum 256 MB, median of 5
-    size_t n = (size_t)64 << 20;
-    float *buf = malloc(n * sizeof(float));
-#pragma omp parallel for
-    for (size_t i = 0; i < n; i++) buf[i] = (float)(i & 7);
-    double t[5];
-    volatile float sink = 0;
-    for (int r = 0; r < 5; r++) {
-        double t0 = now();
-        float total = 0;
-#pragma omp parallel for reduction(+ : total)
-        for (size_t c = 0; c < n / 4096; c++) {
-            float s[16] = {0};
-            for (int i = 0; i < 4096; i += 16)
-                for (int j = 0; j < 16; j++) s[j] += buf[c * 4096 + i + j];
-            for (int j = 0; j < 16; j++) total += s[j];
-        }
-        t[r] = now() - t0;
-        sink += total;
-    }
-    (void)sink;
-    free(buf);
-    return (double)n * sizeof(float) / median(t, 5);
-}
-
 int main(int argc, char **argv) {
     if (argc == 3 && !strcmp(argv[1], "--make")) return make(argv[2]);
     if (argc != 2) { fprintf(stderr, "usage: bench_marian [--make] DIR\n"); return 2; }
@@ -168,7 +143,7 @@ int main(int argc, char **argv) {
         tl[r] = now() - t0;
         if (r < 4) tf_model_free(&m);
     }
-    double bw = bandwidth(), floor_s = (double)m.n_params * sizeof(float) / bw;
+    double bw = memory_bandwidth(1), floor_s = (double)m.n_params * sizeof(float) / bw;
     printf("MarianMT of opus-mt-en-ar's shapes (random weights): d_model %d, %d heads, %d+%d layers, d_ff %d, %d pieces, %zu parameters; %d threads\n",
            m.cfg.C, m.cfg.H, m.cfg.L_enc, m.cfg.L_dec, m.cfg.F, m.cfg.V_tgt, m.n_params, omp_get_max_threads());
     printf("  load (config, vocab.json, both .spm, model.safetensors mapped, q|k|v packed): %7.1f ms  (median of 5; goal <= 1000)\n",
@@ -197,10 +172,8 @@ int main(int argc, char **argv) {
     printf("  greedy translation of a 10-word sentence (%d source tokens), 10 tokens decoded: %.0f ms (median of 5; goal <= 500)\n", S,
            median(tg, 5) * 1e3);
     // the window's frame at 1920 × 1080 on the traced run
-    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1920, 1080);
-    cairo_t *cr = cairo_create(sf);
     app_world wd = {.m = &m, .r = &r, .model_name = "opus-mt shapes"};
-    struct { const char *id; int all_heads; app_mode mode; const char *what; } frames[] = {
+    const bench_frame frames[] = {
         {"out.probs", 0, APP_MODE_TOPK, "top-k of the probabilities over 62,802 pieces"},
         {"out.probs", 0, APP_MODE_AUTO, "heatmap of the probabilities (8 × 62,802)"},
         {"out.logits", 0, APP_MODE_AUTO, "heatmap of the logits (8 × 62,802)"},
@@ -208,24 +181,10 @@ int main(int argc, char **argv) {
         {"enc.0.self_attn.head.0.weights", 1, APP_MODE_AUTO, "all 8 heads of an attention layer"},
     };
     for (size_t k = 0; k < sizeof frames / sizeof *frames; k++) {
-        app_state st;
-        app_layout lay;
-        app_state_init(&st, seed, seed);
-        app_state_attach(&st, &r.trace);
-        if (app_state_goto(&st, &r.trace, frames[k].id)) return 1;
-        st.all_heads = frames[k].all_heads;
-        st.mode = frames[k].mode;
-        double t[15];
-        for (int i = 0; i < 15; i++) {
-            double t0 = now();
-            app_draw(cr, &st, &wd, 1920, 1080, &lay);
-            cairo_surface_flush(sf);
-            t[i] = now() - t0;
-        }
-        printf("  window frame at 1920 × 1080, %-48s %6.1f ms  (median of 15)\n", frames[k].what, median(t, 15) * 1e3);
+        double t = frame_median(&frames[k], &wd, seed, seed);
+        if (t < 0) return 1;
+        printf("  window frame at 1920 × 1080, %-48s %6.1f ms  (median of 15)\n", frames[k].what, t * 1e3);
     }
-    cairo_destroy(cr);
-    cairo_surface_destroy(sf);
     tf_run_free(&r);
     tf_model_free(&m);
     return 0;
