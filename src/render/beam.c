@@ -42,7 +42,7 @@ static render_rgb mix(render_rgb a, render_rgb b, double t) {
     return (render_rgb){a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
 }
 
-// The centre of node i (-1: <bos>) of the tree laid out in columns of col_w
+// The centre of node i (-1: the first decoder input, <bos>) of the tree laid out in columns of col_w
 // from x0 (mirrored when rtl), rows of row_h from y0.
 typedef struct { double x0, y0, col_w, row_h, box_w, box_h, w; int rtl; } geom;
 
@@ -81,7 +81,7 @@ void render_beam(cairo_t *cr, const tf_trace *t, const render_opts *o, double w,
         int ids[512];
         const char *tok[512];
         int n = tf_beam_tokens(b, choice, ids, 512), k = 0;
-        for (int i = 0; i < n; i++) if (strcmp(t->vocab[ids[i]], "<eos>")) tok[k++] = t->vocab[ids[i]];
+        for (int i = 0; i < n; i++) if (strcmp(t->vocab[ids[i]], t->eos)) tok[k++] = t->vocab[ids[i]];
         char *text = tf_join_tokens((char *const *)tok, k);
         char v[24], sent[400];
         render_format_value((float)b->node[choice].score, v, sizeof v, 3);
@@ -150,7 +150,7 @@ void render_beam(cairo_t *cr, const tf_trace *t, const render_opts *o, double w,
         st.align = RENDER_ALIGN_CENTER;
         st.max_width = g.box_w - bfs * 0.6;
         double tw, th1;
-        const char *tok = i < 0 ? "<bos>" : t->vocab[nd->token];
+        const char *tok = i < 0 ? t->tgt_labels[0] : t->vocab[nd->token]; // (the decoder's first input: <bos>, or a Marian model's pad)
         render_text_size(cr, tok, &st, &tw, &th1);
         double line = g.box_h / (i < 0 ? 1 : 2);
         render_text(cr, tok, cx, r.y + (line - th1) / 2 + (i < 0 ? 0 : bfs * 0.1), &st);
