@@ -178,7 +178,10 @@ static float dot(const float *a, const float *b, int n) {
 // so huge scores (±FLT_MAX) do not overflow. −∞ entries give exactly 0; a row
 // that is −∞ everywhere gives zeros, never NaN. (Not produced by the model,
 // whose scores are finite or −∞: +∞ entries share the row equally, NaN counts as −∞.)
+// Rows go to the cores when there are many values (the output over a 60,000-piece
+// vocabulary); each row is computed the same way whichever thread gets it.
 void tf_softmax_rows(float *out, const float *x, int rows, int cols) {
+#pragma omp parallel for schedule(static) if ((size_t)rows * cols >= 65536)
     for (int r = 0; r < rows; r++) {
         const float *xr = x + (size_t)r * cols;
         float *o = out + (size_t)r * cols;
