@@ -101,6 +101,9 @@ int cmd_eval(int argc, char **argv) {
         if (file) return io_error(argv[i], "one corpus file at a time; see tviz eval --help");
         file = argv[i];
     }
+    // --threads N holds for the kernels inside each worker too (they would
+    // otherwise start the cores' number again and spin against each other).
+    omp_set_num_threads((int)threads);
     if (!file) return io_error("eval", "needs a corpus file (source<TAB>target per line), e.g. tests/fixtures/everyday.tsv or the held-out file %s",
                                cli_default_heldout(heldout, sizeof heldout) ? "models/en-fa.heldout.tsv" : "en-fa.heldout.tsv");
     if (n_models > 1 && without) return io_error("--without", "switches parts off in one model; give one --model with it");
